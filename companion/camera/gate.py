@@ -1,0 +1,259 @@
+"""The motion gate: decide when the discard pile changed, and only then ask the recogniser.
+
+Every frame costs one small grey difference (a 160-pixel-wide frame). When the pile area moved
+and then stayed still for ``settle`` seconds (frame timestamps, not the wall clock), and it
+really looks different from before the motion, the recogniser reads the pile; ``agree``
+consecutive still frames must name the same top card. Only a top card that differs from the
+last settled one is a ``card`` event; an unsure reading is a ``question``. A change over most of
+the frame (light switched, camera bumped) re-baselines instead of counting as a play::
+
+    >>> import numpy as np
+    >>> from companion.camera.testing import FakeRecognizer, card_frame
+    >>> gate = MotionGate(FakeRecognizer(), settle=0.3, agree=2)
+    >>> events = []
+    >>> for i in range(30):          # 2 s at 15 fps; a red 7 lands at 0.5 s
+    ...     t = i / 15
+    ...     events += gate.feed(card_frame("red 7" if t >= 0.5 else None), t)
+    >>> [(e.kind, str(e.card)) for e in events], gate.detector_calls
+    ([('card', 'red 7')], 2)
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from companion.cards import Card
+
+log = logging.getLogger(__name__)
+
+
+class Recognizes(Protocol):
+    def recognize(self, image_bgr: np.ndarray, roi=None): ...
+
+
+@dataclass(frozen=True)
+class PileEvent:
+    """Something the camera saw, for the referee thread.
+
+    ``kind`` is ``card`` (a new top card landed), ``question`` (something landed but the
+    reading is unsure: ``candidates`` lists the guesses, best first), ``cleared`` (the pile is
+    empty) or ``hand`` (a hand scan: ``cards`` lists every card seen).
+    """
+
+    kind: str
+    t: float
+    card: Card | None = None
+    confidence: float = 0.0
+    candidates: tuple[str, ...] = ()
+    reason: str = ""
+    box: tuple | None = None
+    cards: tuple[Card, ...] = field(default=())
+
+
+@dataclass
+class _Reading:
+    name: str | None          # str(card), None for an empty pile, "?" when unreadable
+    confidence: float
+    card: Card | None = None
+    box: tuple | None = None
+    error: str = ""
+
+
+def _iou(a, b) -> float:
+    if a is None or b is None:
+        return 1.0
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+class MotionGate:
+    """Turns a stream of frames into rare, confirmed pile events.
+
+    Feed it every frame with ``feed(image, t)``; it returns a (usually empty) list of
+    `PileEvent`. ``recognizer`` is anything with ``recognize(image_bgr, roi) -> Recognition``
+    (``.top`` a detection with ``.card``, ``.confidence``, ``.box``; ``.cards`` all of them).
+
+    ``top`` is the card already on the pile (after a restart, the referee's top card), so it is
+    not reported again. ``same_card`` says what a new card with the same face as the old top but
+    in another place is: ``"question"`` (default: two red 7s in a row are rare, a nudged pile is
+    not), ``"card"`` or ``"ignore"``.
+    """
+
+    def __init__(self, recognizer: Recognizes, *, roi: tuple[int, int, int, int] | None = None,
+                 settle: float = 0.5, agree: int = 2, min_confidence: float = 0.6,
+                 motion_threshold: int = 18, motion_fraction: float = 0.01, scene_fraction: float = 0.5,
+                 width: int = 160, top: Card | None = None, same_card: str = "question",
+                 max_tries: int | None = None):
+        if same_card not in ("question", "card", "ignore"):
+            raise ValueError("same_card must be 'question', 'card' or 'ignore'")
+        if agree < 1:
+            raise ValueError("agree must be at least 1")
+        self.recognizer = recognizer
+        self.roi = tuple(roi) if roi else None
+        self.settle, self.agree, self.min_confidence = settle, agree, min_confidence
+        self.motion_threshold, self.motion_fraction = motion_threshold, motion_fraction
+        self.scene_fraction, self.width = scene_fraction, width
+        self.same_card = same_card
+        self.max_tries = max_tries if max_tries is not None else agree + 2
+        self.top: Card | None = Card.parse(top) if isinstance(top, str) else top
+        self._top_box = None
+        self.state = "still"            # still | moving | confirming
+        self.detector_calls = 0
+        self.rebaselines = 0
+        self.passes = 0                 # settled motions that left the pile as it was
+        self.last_recognition = None
+        self.last_motion = 0.0          # share of the pile area that moved in the last frame
+        self._prev = None
+        self._baseline = None
+        self._small_roi = None
+        self._last_motion_t = 0.0
+        self._scene_changed = False
+        self._readings: list[_Reading] = []
+        self._hand_scan = False
+
+    # -- control from the referee side --------------------------------------------------------
+    def set_top(self, card: Card | str | None) -> None:
+        """Tell the gate which card is on top (after a restart, a manual correction)."""
+        self.top = Card.parse(card) if isinstance(card, str) else card
+        self._top_box = None
+
+    def scan_hand(self) -> None:
+        """Read the next settled motion as a spread hand (whole frame) instead of a play."""
+        self._hand_scan = True
+
+    # -- the per-frame work -----------------------------------------------------------------
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        sh = max(1, round(h * self.width / w))
+        small = cv2.resize(image, (self.width, sh), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        small = cv2.GaussianBlur(small, (3, 3), 0)
+        if self._small_roi is None:
+            if self.roi:
+                k = self.width / w
+                x1, y1, x2, y2 = self.roi
+                self._small_roi = (slice(int(y1 * k), max(int(y1 * k) + 1, int(round(y2 * k)))),
+                                   slice(int(x1 * k), max(int(x1 * k) + 1, int(round(x2 * k)))))
+            else:
+                self._small_roi = (slice(0, sh), slice(0, self.width))
+        return small
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+        """Share of the whole frame and of the pile area whose grey level changed."""
+        diff = cv2.absdiff(a, b)
+        _, mask = cv2.threshold(diff, self.motion_threshold, 255, cv2.THRESH_BINARY)
+        whole = cv2.countNonZero(mask) / mask.size
+        pile = mask[self._small_roi]
+        return whole, cv2.countNonZero(pile) / max(1, pile.size)
+
+    def feed(self, image: np.ndarray, t: float) -> list[PileEvent]:
+        """Look at one frame taken at time ``t`` (seconds); return the events it completes."""
+        small = self._small(image)
+        if self._prev is None or self._prev.shape != small.shape:
+            self._prev = self._baseline = small
+            return []
+        whole, pile = self._changed(small, self._prev)
+        self._prev = small
+        self.last_motion = pile
+        if whole >= self.scene_fraction:
+            self._scene_changed = True
+        moved = pile >= self.motion_fraction or whole >= self.scene_fraction
+
+        if moved:
+            if self.state == "confirming":
+                log.debug("pile moved again while confirming; waiting for it to settle")
+            self.state = "moving"
+            self._readings = []
+            self._last_motion_t = t
+            return []
+        if self.state == "still":
+            self._baseline = small          # follows slow light drift while nothing moves
+            return []
+        if self.state == "moving":
+            if t - self._last_motion_t < self.settle:
+                return []
+            if self._scene_changed:
+                log.info("the whole view changed (light or camera moved): re-baselined")
+                self.rebaselines += 1
+            elif not self._hand_scan and self._changed(small, self._baseline)[1] < self.motion_fraction:
+                self.passes += 1            # a hand passed over; the pile is as it was
+                self.state = "still"
+                return []
+            self.state = "confirming"
+            self._readings = []
+        return self._confirm(image, small, t)
+
+    # -- reading the settled pile ---------------------------------------------------------------
+    def _read(self, image: np.ndarray) -> _Reading:
+        self.detector_calls += 1
+        roi = None if self._hand_scan else self.roi
+        try:
+            rec = self.recognizer.recognize(image, roi=roi)
+        except Exception as exc:  # a recogniser fault must never stop the referee
+            log.exception("the recogniser failed")
+            return _Reading("?", 0.0, error=f"recogniser error: {exc}")
+        self.last_recognition = rec
+        if self._hand_scan:
+            return _Reading("hand", 1.0)
+        det = getattr(rec, "top", None)
+        if det is None:
+            return _Reading(None, 1.0)
+        try:
+            card = det.card
+        except Exception as exc:
+            return _Reading("?", 0.0, error=f"unreadable card: {exc}")
+        return _Reading(str(card), float(det.confidence), card, tuple(det.box) if det.box is not None else None)
+
+    def _confirm(self, image: np.ndarray, small: np.ndarray, t: float) -> list[PileEvent]:
+        self._readings.append(self._read(image))
+        recent = self._readings[-self.agree:]
+        agreed = len(recent) == self.agree and len({r.name for r in recent}) == 1 and recent[0].name != "?"
+        if not agreed and len(self._readings) < self.max_tries:
+            return []
+        scene, self._scene_changed = self._scene_changed, False
+        self._baseline = small
+        self.state = "still"
+        readings, self._readings = self._readings, []
+        if self._hand_scan:
+            self._hand_scan = False
+            cards = tuple(d.card for d in getattr(self.last_recognition, "cards", []) or [])
+            return [PileEvent("hand", t, cards=cards, reason="hand scan")]
+        if not agreed:
+            if scene:
+                return []
+            seen = sorted(readings, key=lambda r: -r.confidence)
+            names = tuple(dict.fromkeys(r.name for r in seen if r.name not in (None, "?")))
+            errors = [r.error for r in readings if r.error]
+            reason = errors[-1] if errors and not names else "the readings disagree"
+            return [PileEvent("question", t, candidates=names, confidence=seen[0].confidence, reason=reason)]
+        r = recent[-1]
+        confidence = min(x.confidence for x in recent)
+        if r.name is None:
+            if self.top is None or scene:
+                return []
+            self.top, self._top_box = None, None
+            return [PileEvent("cleared", t, reason="no card on the pile")]
+        if confidence < self.min_confidence:
+            if scene:
+                return []
+            return [PileEvent("question", t, card=r.card, candidates=(r.name,), confidence=confidence,
+                              reason=f"unsure ({confidence:.2f} < {self.min_confidence:.2f})", box=r.box)]
+        if self.top is not None and r.card == self.top:
+            moved = _iou(self._top_box, r.box) < 0.5
+            self._top_box = r.box or self._top_box
+            if not moved or scene or self.same_card == "ignore":
+                return []
+            if self.same_card == "question":
+                return [PileEvent("question", t, card=r.card, candidates=(r.name,), confidence=confidence,
+                                  reason="the same card again?", box=r.box)]
+        self.top, self._top_box = r.card, r.box
+        return [PileEvent("card", t, card=r.card, confidence=confidence, box=r.box,
+                          reason="after the view changed" if scene else "")]
