@@ -1,0 +1,144 @@
+"""Live updates as Server-Sent Events: a full snapshot on connect, then every accepted input.
+
+One ``Broadcaster`` per app subscribes to the table once and copies each update, already
+encoded, into a small queue per open connection; a phone that stops reading is dropped (its
+browser reconnects and gets a fresh snapshot). Keepalive comments keep proxies and waitress
+from closing quiet connections, and ``retry:`` tells the browser how soon to reconnect.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+
+from flask import Blueprint, Response, current_app, stream_with_context
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("live", __name__)
+
+_CLOSE = object()
+
+
+def encode(event: str, data: dict, *, seq=None) -> bytes:
+    """One SSE message; ``data`` as a single JSON line."""
+    head = f"id: {seq}\n" if seq is not None else ""
+    body = json.dumps(data, separators=(",", ":"), default=str)
+    return f"{head}event: {event}\ndata: {body}\n\n".encode()
+
+
+class Broadcaster:
+    """Fans the table's updates out to every open live connection."""
+
+    def __init__(self, table, *, queue_size: int = 256):
+        self.table = table
+        self.queue_size = queue_size
+        self._clients: set[queue.Queue] = set()
+        self._lock = threading.Lock()
+        self.closed = False
+        self._unsubscribe = table.subscribe(self._on_update)
+
+    def _on_update(self, update: dict) -> None:
+        # Called by the table after every accepted input: stamp, encode once, hand out.
+        msg = dict(update)
+        msg["at"] = time.time()
+        try:
+            data = encode("update", msg, seq=update.get("seq"))
+        except (TypeError, ValueError):
+            log.exception("live: cannot encode an update")
+            return
+        with self._lock:
+            clients = list(self._clients)
+        for q in clients:
+            try:
+                q.put_nowait(data)
+            except queue.Full:
+                self._drop(q)
+
+    def _drop(self, q: queue.Queue) -> None:
+        with self._lock:
+            self._clients.discard(q)
+        try:
+            while True:
+                q.get_nowait()
+        except queue.Empty:
+            pass
+        q.put_nowait(_CLOSE)
+
+    def connect(self) -> queue.Queue:
+        q: queue.Queue = queue.Queue(self.queue_size)
+        with self._lock:
+            self._clients.add(q)
+        return q
+
+    def disconnect(self, q: queue.Queue) -> None:
+        with self._lock:
+            self._clients.discard(q)
+
+    @property
+    def clients(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
+    def close(self) -> None:
+        """End every live connection (on shutdown) and stop listening to the table."""
+        self.closed = True
+        try:
+            self._unsubscribe()
+        except Exception:
+            log.debug("live: unsubscribe failed", exc_info=True)
+        with self._lock:
+            clients, self._clients = list(self._clients), set()
+        for q in clients:
+            try:
+                q.put_nowait(_CLOSE)
+            except queue.Full:
+                self._drop(q)
+
+    def stream(self, *, keepalive: float = 15.0, retry_ms: int = 2000, limit: float | None = None):
+        """The bytes of one connection: retry, snapshot, then updates and keepalives."""
+        q = self.connect()  # before the snapshot, so nothing falls between the two
+        try:
+            snap = self.table.snapshot()
+            yield f"retry: {int(retry_ms)}\n".encode() + encode("snapshot", snap, seq=snap.get("seq"))
+            seen = snap.get("seq")
+            end = None if limit is None else time.monotonic() + limit
+            while not self.closed:
+                timeout = keepalive if end is None else min(keepalive, end - time.monotonic())
+                if timeout <= 0:
+                    return
+                try:
+                    item = q.get(timeout=timeout)
+                except queue.Empty:
+                    yield b": keepalive\n\n"
+                    continue
+                if item is _CLOSE:
+                    return
+                if seen is not None and _seq_of(item) is not None and _seq_of(item) <= seen:
+                    continue  # already in the snapshot
+                seen = None
+                yield item
+        finally:
+            self.disconnect(q)
+
+
+def _seq_of(data: bytes):
+    if data.startswith(b"id: "):
+        try:
+            return int(data[4:data.index(b"\n")])
+        except ValueError:
+            return None
+    return None
+
+
+@bp.get("/events")
+def events():
+    """The live feed: ``snapshot`` on connect, then ``update`` per accepted input."""
+    b: Broadcaster = current_app.extensions["companion.live"]
+    cfg = current_app.config
+    gen = b.stream(keepalive=float(cfg["SSE_KEEPALIVE"]), retry_ms=int(cfg["SSE_RETRY_MS"]),
+                   limit=cfg.get("SSE_LIMIT"))
+    return Response(stream_with_context(gen), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"})

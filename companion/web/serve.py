@@ -1,0 +1,136 @@
+"""Serving the page with waitress: in the background for ``companion run``/``demo``, or alone.
+
+    server = start(app, host="0.0.0.0", port=8080)   # returns at once; server.url, server.stop()
+
+``companion serve --db game.db`` serves the page for a game database on its own.
+Each open live page holds one waitress thread, hence the many threads.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+
+from waitress.server import create_server
+
+from . import qr
+
+log = logging.getLogger(__name__)
+
+THREADS = 96
+
+
+class WebServer:
+    """A waitress server that can run in a background thread and stop cleanly."""
+
+    def __init__(self, app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS):
+        self.app = app
+        self._server = create_server(app, host=host, port=port, threads=threads,
+                                     connection_limit=max(100, threads * 2), channel_timeout=120,
+                                     ident="companion", clear_untrusted_proxy_headers=True)
+        self.host = host
+        self.port = int(self._server.effective_port)
+        self.url = qr.page_url(self.port, host=host)
+        if not app.config.get("PUBLIC_URL"):
+            app.config["PUBLIC_URL"] = self.url
+        self._thread: threading.Thread | None = None
+
+    @property
+    def local_url(self) -> str:
+        h = self.host if self.host not in ("0.0.0.0", "", "::") else "127.0.0.1"
+        return f"http://{h}:{self.port}/"
+
+    def run(self) -> None:
+        """Serve until ``stop()`` (blocks)."""
+        try:
+            self._server.run()
+        except (OSError, ValueError):
+            if self._thread is None or not getattr(self, "_stopping", False):
+                raise
+
+    def start(self) -> "WebServer":
+        """Serve in a daemon thread and return at once."""
+        self._thread = threading.Thread(target=self.run, name="companion-web", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End the live connections, then close the server."""
+        self._stopping = True
+        live = self.app.extensions.get("companion.live")
+        if live is not None:
+            live.close()
+        self._server.close()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def start(app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS) -> WebServer:
+    """Start serving ``app`` in a background thread (for ``companion run`` and ``demo``)."""
+    server = WebServer(app, host, port, threads).start()
+    log.info("score page at %s (%d threads)", server.url, threads)
+    return server
+
+
+def serve(app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS) -> None:
+    """Serve ``app`` in this thread until the server is closed (Ctrl-C in a terminal)."""
+    server = WebServer(app, host, port, threads)
+    log.info("score page at %s (%d threads)", server.url, threads)
+    try:
+        server.run()
+    finally:
+        server.stop()
+
+
+# `companion serve` --------------------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", required=True, help="the game's SQLite event log (created if missing)")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    parser.add_argument("--port", type=int, default=8080, help="port (default: 8080)")
+    parser.add_argument("--threads", type=int, default=THREADS,
+                        help=f"worker threads; each open page holds one (default: {THREADS})")
+    parser.add_argument("--pin", default=None,
+                        help="host PIN (default: [web] host_pin of --config, else a random one)")
+    parser.add_argument("--config", default=None, help="table.toml to read [web] from")
+    parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+
+
+def main(args: argparse.Namespace) -> int:
+    from companion.table import Table
+
+    from . import create_app
+
+    pin = args.pin
+    host, port, threads = args.host, args.port, args.threads
+    if args.config:
+        from companion.config import load_config
+        cfg = load_config(args.config)
+        pin = pin or cfg.web.host_pin or None
+    if pin is not None and not (pin.isdigit() and 4 <= len(pin) <= 8):
+        log.error("--pin: 4 to 8 digits, please")
+        return 2
+    table = Table(args.db)
+    app = create_app(table, config={"HOST_PIN": pin})
+    server = WebServer(app, host, port, threads)
+    if not args.no_qr:
+        qr.print_qr(server.url)
+    print(f"Host PIN: {app.config['HOST_PIN']}", flush=True)
+    stop = threading.Event()
+
+    def on_signal(signum, frame):
+        stop.set()
+        server.stop(timeout=0)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop(timeout=1)
+        close = getattr(table, "close", None)
+        if close:
+            close()
+    return 0

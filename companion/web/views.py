@@ -1,0 +1,161 @@
+"""The pages: table and scores for everyone; setup and corrections for the host.
+
+Every page renders complete on the server (it works without JavaScript); ``static/app.js``
+then keeps it live from the event stream.
+"""
+from __future__ import annotations
+
+from flask import (Blueprint, Response, current_app, flash, redirect, render_template, request,
+                   url_for)
+from markupsafe import Markup
+
+from companion import cards
+
+from . import chart, inputs, qr
+from .api import new_game, scores_of, submit, table
+from .auth import host_required
+from .errors import BadInput
+
+bp = Blueprint("views", __name__)
+
+CORRECTIONS = ("undo", "fix", "start", "play", "color", "draw", "pass", "uno", "catch",
+               "challenge", "accept", "verdict", "points", "pause", "resume")
+
+
+def page_url() -> str:
+    url = current_app.config.get("PUBLIC_URL")
+    if url:
+        return url
+    host = request.host
+    port = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else "80"
+    return qr.page_url(int(port) if port.isdigit() else 80)
+
+
+def _common(**extra) -> dict:
+    snap = table().snapshot()
+    return {"snap": snap, "colors": cards.all_colors(), "poll_ms": current_app.config["POLL_MS"],
+            **extra}
+
+
+@bp.get("/", endpoint="table")
+def table_page():
+    return render_template("table.html", page="table", **_common())
+
+
+@bp.get("/scores")
+def scores():
+    ctx = _common()
+    s = scores_of(ctx["snap"])
+    svg = chart.totals_chart(s.get("players") or [], s.get("rounds") or [],
+                             target=s.get("target_score") or None)
+    totals = chart.totals(s.get("players") or [], s.get("rounds") or [])
+    return render_template("scores.html", page="scores", chart=Markup(svg), totals=totals, **ctx)
+
+
+@bp.get("/chart.svg")
+def chart_svg():
+    s = scores_of(table().snapshot())
+    svg = chart.totals_chart(s.get("players") or [], s.get("rounds") or [],
+                             target=s.get("target_score") or None)
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/join")
+def join():
+    """The QR code to open this page on a phone."""
+    url = page_url()
+    return render_template("join.html", page="join", url=url, qr=Markup(qr.qr_svg(url, scale=6)))
+
+
+@bp.get("/qr.svg")
+def qr_image():
+    return Response(qr.qr_svg(page_url(), scale=6), mimetype="image/svg+xml")
+
+
+def _setup_from_form(form) -> dict:
+    players = [line for line in form.get("players", "").splitlines() if line.strip()]
+    rules: dict = {}
+    for opt in inputs.rule_options():
+        key = opt["name"]
+        if opt["kind"] == "bool":
+            rules[key] = key in form
+        elif form.get(key, "") != "":
+            rules[key] = (inputs.integer(form[key], key, 0, inputs.MAX_POINTS) if opt["kind"] == "int"
+                          else form[key])
+    data = {"players": players, "dealer": form.get("dealer", ""), "deck": form.get("deck", ""),
+            "rules": rules}
+    for k in ("target_score", "episode"):
+        if form.get(k, "") != "":
+            data[k] = form[k]
+    return data
+
+
+@bp.route("/setup", methods=["GET", "POST"])
+@host_required
+def setup():
+    decks = [cards.deck(n) for n in cards.deck_names()]
+    opts = inputs.rule_options()
+    if request.method == "POST":
+        try:
+            s = inputs.setup(_setup_from_form(request.form))
+            new_game(s)
+        except BadInput as exc:
+            return render_template("setup.html", page="setup", decks=decks, options=opts,
+                                   error=str(exc), form=request.form, **_common()), 400
+        flash(f"New game: {', '.join(s['players'])}; {s['dealer']} deals.")
+        return redirect(url_for("views.table"), code=303)
+    return render_template("setup.html", page="setup", decks=decks, options=opts, form={},
+                           **_common())
+
+
+def correction_from_form(form) -> list[dict]:
+    """The referee inputs one corrections-form button stands for."""
+    action = form.get("action", "")
+    if action not in CORRECTIONS:
+        raise BadInput(f"unknown correction; one of {', '.join(CORRECTIONS)}")
+    color = form.get("color", "").strip()
+    if action in ("undo", "pass", "challenge", "accept", "pause", "resume"):
+        return [inputs.table_input({action: True})]
+    if action in ("play", "fix", "start"):
+        ev = {"start" if action == "start" else "play": form.get("card", "")}
+        if color and action != "start":
+            ev["color"] = color
+        ev = inputs.table_input(ev)
+        return [{"undo": True}, ev] if action == "fix" else [ev]
+    if action == "color":
+        return [inputs.table_input({"color": color})]
+    if action == "draw":
+        return [inputs.table_input({"draw": form.get("count", "1") or "1"})]
+    if action in ("uno", "catch"):
+        return [inputs.table_input({action: form.get("player", "")})]
+    if action == "verdict":
+        return [inputs.table_input({"verdict": form.get("verdict", "")})]
+    return [inputs.table_input({"points": {"player": form.get("player", ""),
+                                           "points": form.get("points", "")}})]
+
+
+@bp.route("/corrections", methods=["GET", "POST"])
+@host_required
+def corrections():
+    if request.method == "POST":
+        done: list[dict] = []
+        try:
+            for ev in correction_from_form(request.form):
+                said = submit(ev, source="page")
+                done.append(ev)
+                for a in said or []:
+                    if isinstance(a, dict) and a.get("text"):
+                        flash(str(a["text"]))
+        except BadInput as exc:
+            msg = str(exc)
+            if done:
+                msg = f"{msg} (already done: {', '.join(map(_describe, done))})"
+            return render_template("corrections.html", page="corrections", error=msg,
+                                   **_common()), 400
+        flash("Done: " + ", ".join(map(_describe, done)))
+        return redirect(url_for("views.corrections"), code=303)
+    return render_template("corrections.html", page="corrections", **_common())
+
+
+def _describe(ev: dict) -> str:
+    return " ".join(f"{k} {v}" if v is not True else k for k, v in ev.items())
