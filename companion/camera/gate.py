@@ -129,12 +129,13 @@ class MotionGate:
         self._hand_scan = True
 
     # -- the per-frame work -----------------------------------------------------------------
-    def _small(self, image: np.ndarray) -> np.ndarray:
+    def _small(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The small grey frame the motion check uses, and the small colour frame it came from."""
         h, w = image.shape[:2]
         sh = max(1, round(h * self.width / w))
         small = cv2.resize(image, (self.width, sh), interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        if small.ndim == 2:
+            small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
         small = cv2.GaussianBlur(small, (3, 3), 0)
         if self._small_roi is None:
             if self.roi:
@@ -144,7 +145,7 @@ class MotionGate:
                                    slice(int(x1 * k), max(int(x1 * k) + 1, int(round(x2 * k)))))
             else:
                 self._small_roi = (slice(0, sh), slice(0, self.width))
-        return small
+        return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), small
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
         """Share of the whole frame and of the pile area whose grey level changed."""
@@ -154,11 +155,26 @@ class MotionGate:
         pile = mask[self._small_roi]
         return whole, cv2.countNonZero(pile) / max(1, pile.size)
 
+    def _pile_differs(self, color: np.ndarray) -> bool:
+        """Does the settled pile look different from before the motion? Compared in colour (a
+        red card on a blue one can have the same grey level) and with a low bar: a miss here
+        loses a play, an extra look only costs one recogniser run."""
+        diff = cv2.absdiff(color[self._small_roi], self._baseline[self._small_roi]).max(axis=2)
+        changed = np.count_nonzero(diff > self.motion_threshold) / max(1, diff.size)
+        return changed >= self.motion_fraction / 4
+
+    def _camera_moved(self, small: np.ndarray) -> bool:
+        """Did the whole view shift (a bumped camera)? Phase correlation of the settled frame
+        against the baseline: a card landing moves a small part, a bump moves everything."""
+        before = cv2.cvtColor(self._baseline, cv2.COLOR_BGR2GRAY)
+        (dx, dy), response = cv2.phaseCorrelate(np.float32(before), np.float32(small))
+        return response > 0.2 and max(abs(dx), abs(dy)) >= 1.0
+
     def feed(self, image: np.ndarray, t: float) -> list[PileEvent]:
         """Look at one frame taken at time ``t`` (seconds); return the events it completes."""
-        small = self._small(image)
+        small, color = self._small(image)
         if self._prev is None or self._prev.shape != small.shape:
-            self._prev = self._baseline = small
+            self._prev, self._baseline = small, color
             return []
         whole, pile = self._changed(small, self._prev)
         self._prev = small
@@ -175,21 +191,23 @@ class MotionGate:
             self._last_motion_t = t
             return []
         if self.state == "still":
-            self._baseline = small          # follows slow light drift while nothing moves
+            self._baseline = color          # follows slow light drift while nothing moves
             return []
         if self.state == "moving":
             if t - self._last_motion_t < self.settle:
                 return []
+            if not self._scene_changed and self._camera_moved(small):
+                self._scene_changed = True
             if self._scene_changed:
                 log.info("the whole view changed (light or camera moved): re-baselined")
                 self.rebaselines += 1
-            elif not self._hand_scan and self._changed(small, self._baseline)[1] < self.motion_fraction:
+            elif not self._hand_scan and not self._pile_differs(color):
                 self.passes += 1            # a hand passed over; the pile is as it was
                 self.state = "still"
                 return []
             self.state = "confirming"
             self._readings = []
-        return self._confirm(image, small, t)
+        return self._confirm(image, color, t)
 
     # -- reading the settled pile ---------------------------------------------------------------
     def _read(self, image: np.ndarray) -> _Reading:
@@ -212,14 +230,14 @@ class MotionGate:
             return _Reading("?", 0.0, error=f"unreadable card: {exc}")
         return _Reading(str(card), float(det.confidence), card, tuple(det.box) if det.box is not None else None)
 
-    def _confirm(self, image: np.ndarray, small: np.ndarray, t: float) -> list[PileEvent]:
+    def _confirm(self, image: np.ndarray, color: np.ndarray, t: float) -> list[PileEvent]:
         self._readings.append(self._read(image))
         recent = self._readings[-self.agree:]
         agreed = len(recent) == self.agree and len({r.name for r in recent}) == 1 and recent[0].name != "?"
         if not agreed and len(self._readings) < self.max_tries:
             return []
         scene, self._scene_changed = self._scene_changed, False
-        self._baseline = small
+        self._baseline = color
         self.state = "still"
         readings, self._readings = self._readings, []
         if self._hand_scan:
