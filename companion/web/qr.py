@@ -51,7 +51,8 @@ def lan_ip() -> str:
 def page_url(port: int, *, ip: str | None = None, host: str | None = None) -> str:
     """``http://IP:PORT/`` for the QR code; ``host`` is where the server listens."""
     if ip is None:
-        ip = host if host and host not in ("0.0.0.0", "", "::") and _usable(host) else lan_ip()
+        specific = host and host not in ("0.0.0.0", "", "::")
+        ip = host if specific else lan_ip()  # listening on one address: only that one works
     return f"http://{ip}:{int(port)}/"
 
 

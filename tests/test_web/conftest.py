@@ -56,6 +56,9 @@ class FakeTable:
             s = self._state
             if not isinstance(event, dict) or not event:
                 raise ValueError("empty input")
+            for k in ("uno", "catch"):
+                if k in event and event[k] not in s["players"]:
+                    raise ValueError(f"{event[k]} is not playing")
             if "play" in event or "start" in event:
                 card = Card.parse(event.get("play") or event.get("start"))
                 s["top"], s["color"] = str(card), event.get("color") or card.color
