@@ -87,7 +87,7 @@ def _check_csrf():
         return None
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
     tok = session.get("csrf")
-    if not isinstance(tok, str) or not hmac.compare_digest(sent.encode(), tok.encode()):
+    if not isinstance(tok, str) or not hmac.compare_digest(sent.encode("utf-8", "replace"), tok.encode()):
         abort(403, description="The form's security token is missing or out of date: "
                                "reload the page and try again.")
     return None
