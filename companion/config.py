@@ -43,21 +43,12 @@ DEFAULT_BUZZER_PIN = 18
 BUTTONS = tuple(DEFAULT_BUTTON_PINS)
 USABLE_PINS = frozenset(range(2, 28))
 
-RULE_DEFAULTS: dict[str, Any] = {
-    "target_score": 500,          # a game ends when someone reaches this
-    "hand_size": 7,
-    "uno_penalty": 2,             # cards drawn when caught not having called UNO
-    "illegal_play_penalty": 2,    # cards drawn for an illegal play (0: just take it back)
-    "stacking": False,            # house rule: stack Draw Two on Draw Two
-    "draw_until_playable": False, # house rule: keep drawing until a card can be played
-    "seven_zero": False,          # house rule: 7 swaps hands, 0 rotates them
-    "jump_in": False,             # house rule: play an identical card out of turn
-}
 
 
 @dataclass(frozen=True)
 class TableConfig:
     players: tuple[str, ...] = ()
+    dealer: str = ""              # empty: the last player listed deals first
     deck: str = "classic"
     db: str = "companion.db"
 
@@ -129,7 +120,7 @@ class ColorSample:
 @dataclass(frozen=True)
 class Config:
     table: TableConfig = TableConfig()
-    rules: dict[str, Any] = field(default_factory=lambda: dict(RULE_DEFAULTS))
+    rules: dict[str, Any] = field(default_factory=dict)   # only the options set; see companion.rules
     camera: CameraConfig = CameraConfig()
     pile: PileConfig = PileConfig()
     gate: GateConfig = GateConfig()
@@ -140,8 +131,11 @@ class Config:
     path: Path | None = None
 
     def setup(self) -> dict:
-        """What a new game needs from the config (players, deck, rules) for ``Table(setup=...)``."""
-        return {"players": list(self.table.players), "deck": self.table.deck, "rules": dict(self.rules)}
+        """The ``setup`` input of a new game (players, dealer, deck, rules) for ``Table(setup=...)``."""
+        out = {"players": list(self.table.players), "deck": self.table.deck, "rules": dict(self.rules)}
+        if self.table.dealer:
+            out["dealer"] = self.table.dealer
+        return out
 
 
 SECTIONS = ("table", "rules", "camera", "pile", "gate", "web", "panel", "pins", "colors")
@@ -212,7 +206,7 @@ def _build(data: dict, path: Path | None) -> Config:
 
     # [table]
     s = sec["table"]
-    s.check_known(("players", "deck", "db"))
+    s.check_known(("players", "dealer", "deck", "db"))
     players = s.data.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise ConfigError("table.players must be a list of names, like [\"Ann\", \"Bob\"]")
@@ -226,24 +220,28 @@ def _build(data: dict, path: Path | None) -> Config:
         deck(deck_name)
     except CardError:
         raise ConfigError(f"table.deck: unknown deck {deck_name!r}; choose one of {', '.join(deck_names())}") from None
+    dealer = s.get("dealer", "", str)
+    if dealer and dealer not in players:
+        raise ConfigError(f"table.dealer {dealer!r} is not one of table.players")
     db = s.get("db", "companion.db", str)
     if path is not None and not Path(db).is_absolute():
         db = str(path.parent / db)
-    table = TableConfig(players, deck_name, db)
+    table = TableConfig(players, dealer, deck_name, db)
 
-    # [rules]
+    # [rules]: the referee's own options (companion.rules), checked by the referee's validator
     s = sec["rules"]
-    s.check_known(tuple(RULE_DEFAULTS))
-    rules = {}
-    for k, d in RULE_DEFAULTS.items():
-        if isinstance(d, bool):
-            rules[k] = s.get(k, d, bool)
-        else:
-            rules[k] = s.get(k, d, int, lo=0, hi=10_000)
-    if rules["target_score"] < 1:
-        raise ConfigError("rules.target_score must be at least 1")
-    if not 1 <= rules["hand_size"] <= 20:
-        raise ConfigError(f"rules.hand_size must be between 1 and 20, got {rules['hand_size']}")
+    try:
+        from companion.rules import Rules, RulesError
+    except ImportError:      # the referee is not part of this build
+        Rules = RulesError = None
+    if Rules is not None:
+        try:
+            Rules.from_dict(dict(s.data), deck=deck_name)
+        except RulesError as exc:
+            msg = str(exc)
+            cls = UnknownKeyError if "unknown option" in msg else ConfigError
+            raise cls(msg if msg.startswith("rules") else f"rules: {msg}") from None
+    rules = dict(s.data)
 
     # [camera]
     s = sec["camera"]
