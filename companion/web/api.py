@@ -8,6 +8,7 @@ from flask import Blueprint, current_app, jsonify, request
 from . import inputs
 from .auth import host_required
 from .errors import BadInput
+from .live import trim
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,15 @@ def _json_body() -> object:
 
 @bp.get("/state")
 def state():
-    """The whole table: whose turn, top card, colour, hand sizes, scores, what the referee awaits."""
-    return jsonify(table().snapshot())
+    """The whole table: whose turn, top card, colour, hand sizes, scores, what the referee awaits.
+
+    ``?recent=N`` keeps only the last N announcements and pile cards.
+    """
+    snap = table().snapshot()
+    recent = request.args.get("recent", "")
+    if recent:
+        snap = trim(snap, inputs.integer(recent, "recent", 0, 10_000))
+    return jsonify(snap)
 
 
 @bp.get("/scores")
@@ -76,7 +84,7 @@ def post_input():
     """One referee input from the host, e.g. {"play": "red 7"} or {"undo": true}."""
     event = inputs.table_input(_json_body())
     announcements = submit(event, source="page")
-    return jsonify(accepted=event, announcements=announcements, state=table().snapshot())
+    return jsonify(accepted=event, announcements=announcements, state=trim(table().snapshot()))
 
 
 @bp.post("/setup")
@@ -85,4 +93,4 @@ def post_setup():
     """Start a new game: {"players": [...], "dealer": ..., "deck": ..., "rules": {...}}."""
     setup = inputs.setup(_json_body())
     new_game(setup)
-    return jsonify(setup=setup, state=table().snapshot())
+    return jsonify(setup=setup, state=trim(table().snapshot()))

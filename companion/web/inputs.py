@@ -66,13 +66,13 @@ def flag(value: Any, what: str) -> bool:
 
 
 def _verdict(value: Any, what: str) -> str:
-    if isinstance(value, str) and value.strip().lower() in ("guilty", "innocent", "not guilty"):
+    if isinstance(value, str) and value.strip().lower() in VERDICTS:
         return value.strip().lower()
-    raise BadInput(f"{what}: 'guilty' or 'innocent'")
+    raise BadInput(f"{what}: one of {', '.join(VERDICTS)}")
 
 
 def _points(value: Any, what: str) -> dict:
-    if not isinstance(value, dict) or set(value) - {"player", "points"}:
+    if not isinstance(value, dict) or set(value) != {"player", "points"}:
         raise BadInput(f"{what}: send {{\"player\": name, \"points\": number}}")
     return {"player": name(value.get("player"), f"{what}.player"),
             "points": integer(value.get("points"), f"{what}.points", 0, MAX_POINTS)}
@@ -84,31 +84,52 @@ def _draw(value: Any, what: str) -> int:
     return integer(value, what, 1, MAX_DRAW)
 
 
-# One checker per input the referee takes, and which extra keys may come with it.
+def _name_or_true(value: Any, what: str):
+    return True if value is True else name(value, what)
+
+
+def _cards(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or len(value) > 120:
+        raise BadInput(f"{what}: a list of cards")
+    return [card(c, what) for c in value]
+
+
+def _hand(value: Any, what: str) -> dict:
+    if not isinstance(value, dict) or set(value) != {"player", "cards"}:
+        raise BadInput(f"{what}: send {{\"player\": name, \"cards\": [card, ...]}}")
+    return {"player": name(value["player"], f"{what}.player"), "cards": _cards(value["cards"], what)}
+
+
+VERDICTS = ("guilty", "innocent", "failed", "done")
+
+# One checker per input the referee takes (companion.referee.inputs.KINDS but setup, which has
+# its own page), and which extra keys may come with it.
 INPUTS = {
     "start": (card, ()),
-    "play": (card, ("color",)),
+    "play": (card, ("color", "player", "target")),
     "color": (color, ()),
     "draw": (_draw, ()),
     "pass": (flag, ()),
-    "uno": (name, ()),
-    "catch": (name, ()),
+    "uno": (_name_or_true, ()),
+    "catch": (_name_or_true, ()),
     "challenge": (flag, ()),
     "accept": (flag, ()),
     "verdict": (_verdict, ()),
+    "reveal": (_cards, ()),
+    "hand": (_hand, ()),
     "points": (_points, ()),
+    "target": (name, ()),
     "undo": (flag, ()),
-    "pause": (flag, ()),
-    "resume": (flag, ()),
+    "new_round": (flag, ()),
 }
-EXTRAS = {"color": color}
+EXTRAS = {"color": color, "player": name, "target": name}
 
 
 def table_input(data: Any) -> dict:
     """A referee input ({"play": "red 7"}, {"draw": 1}, ...) checked and normalised."""
     if not isinstance(data, dict) or not data:
         raise BadInput("send a JSON object such as {\"play\": \"red 7\"}")
-    main = [k for k in data if k in INPUTS and k not in EXTRAS] or [k for k in data if k in INPUTS]
+    main = ["play"] if "play" in data else [k for k in data if k in INPUTS]
     if len(main) != 1:
         raise BadInput(f"send exactly one input, one of: {', '.join(INPUTS)}")
     key = main[0]

@@ -29,6 +29,19 @@ def encode(event: str, data: dict, *, seq=None) -> bytes:
     return f"{head}event: {event}\ndata: {body}\n\n".encode()
 
 
+RECENT = 20
+
+
+def trim(snap: dict, recent: int = RECENT) -> dict:
+    """A snapshot with only the last ``recent`` announcements and pile cards (the referee keeps
+    the whole game's; phones need the latest)."""
+    out = dict(snap)
+    for key in ("announcements", "pile"):
+        if isinstance(out.get(key), list) and len(out[key]) > recent:
+            out[key] = out[key][-recent:]
+    return out
+
+
 class Broadcaster:
     """Fans the table's updates out to every open live connection."""
 
@@ -43,6 +56,8 @@ class Broadcaster:
     def _on_update(self, update: dict) -> None:
         # Called by the table after every accepted input: stamp, encode once, hand out.
         msg = dict(update)
+        if isinstance(msg.get("state"), dict):
+            msg["state"] = trim(msg["state"])
         msg["at"] = time.time()
         try:
             data = encode("update", msg, seq=update.get("seq"))
@@ -101,7 +116,7 @@ class Broadcaster:
         """The bytes of one connection: retry, snapshot, then updates and keepalives."""
         q = self.connect()  # before the snapshot, so nothing falls between the two
         try:
-            snap = self.table.snapshot()
+            snap = trim(self.table.snapshot())
             yield f"retry: {int(retry_ms)}\n".encode() + encode("snapshot", snap, seq=snap.get("seq"))
             seen = snap.get("seq")
             end = None if limit is None else time.monotonic() + limit

@@ -14,12 +14,13 @@ from companion import cards
 from . import chart, inputs, qr
 from .api import new_game, scores_of, submit, table
 from .auth import host_required
+from .live import trim
 from .errors import BadInput
 
 bp = Blueprint("views", __name__)
 
 CORRECTIONS = ("undo", "fix", "start", "play", "color", "draw", "pass", "uno", "catch",
-               "challenge", "accept", "verdict", "points", "pause", "resume")
+               "challenge", "accept", "verdict", "points", "new_round")
 
 
 def page_url() -> str:
@@ -32,7 +33,7 @@ def page_url() -> str:
 
 
 def _common(**extra) -> dict:
-    snap = table().snapshot()
+    snap = trim(table().snapshot())
     return {"snap": snap, "colors": cards.all_colors(), "poll_ms": current_app.config["POLL_MS"],
             **extra}
 
@@ -114,14 +115,15 @@ def correction_from_form(form) -> list[dict]:
     if action not in CORRECTIONS:
         raise BadInput(f"unknown correction; one of {', '.join(CORRECTIONS)}")
     color = form.get("color", "").strip()
-    if action in ("undo", "pass", "challenge", "accept", "pause", "resume"):
+    if action in ("undo", "pass", "challenge", "accept", "new_round"):
         return [inputs.table_input({action: True})]
-    if action in ("play", "fix", "start"):
-        ev = {"start" if action == "start" else "play": form.get("card", "")}
-        if color and action != "start":
+    if action == "fix":
+        return [{"undo": True}, _fixed(form.get("card", ""), color)]
+    if action in ("play", "start"):
+        ev = {action: form.get("card", "")}
+        if color and action == "play":
             ev["color"] = color
-        ev = inputs.table_input(ev)
-        return [{"undo": True}, ev] if action == "fix" else [ev]
+        return [inputs.table_input(ev)]
     if action == "color":
         return [inputs.table_input({"color": color})]
     if action == "draw":
@@ -132,6 +134,31 @@ def correction_from_form(form) -> list[dict]:
         return [inputs.table_input({"verdict": form.get("verdict", "")})]
     return [inputs.table_input({"points": {"player": form.get("player", ""),
                                            "points": form.get("points", "")}})]
+
+
+def last_input() -> dict | None:
+    """The last input that still counts (an undo takes one back)."""
+    ref = getattr(table(), "referee", None)
+    effective = getattr(ref, "inputs", None)
+    if isinstance(effective, list):
+        return effective[-1] if effective else None
+    rows = [r.get("event") for r in table().history() if isinstance(r, dict)]
+    return rows[-1] if rows else None
+
+
+def _fixed(card_text: str, color: str) -> dict:
+    """The last card input again, with the right card (and colour, if named)."""
+    last = last_input()
+    kind = next((k for k in ("play", "start") if isinstance(last, dict) and k in last), None)
+    if kind is None:
+        raise BadInput("the last input was not a card; use Undo instead")
+    ev = dict(last)
+    ev[kind] = card_text
+    if color:
+        ev["color"] = color
+    elif kind == "play" and not inputs.card(card_text).startswith("wild"):
+        ev.pop("color", None)
+    return inputs.table_input(ev)
 
 
 @bp.route("/corrections", methods=["GET", "POST"])

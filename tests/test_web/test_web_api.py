@@ -55,7 +55,7 @@ def client_history_has(client, event) -> bool:
 def test_bad_inputs_are_clear_400s(host):
     h = {"X-CSRF-Token": host.csrf}
     for body, word in [({"play": "purple 99"}, "card"), ({"dance": True}, "one of"),
-                       ({"play": "red 7", "undo": True}, "exactly one"),
+                       ({"play": "red 7", "undo": True}, "does not take"), ({"pass": True, "undo": True}, "exactly one"),
                        ({"draw": 1000}, "draw"), ({"uno": "x" * 200}, "characters"),
                        ({"points": {"player": "Ann", "points": -5}}, "points"),
                        ([1, 2], "JSON object"), ({"color": "pink"}, "color")]:
@@ -66,12 +66,23 @@ def test_bad_inputs_are_clear_400s(host):
     assert r.status_code == 400
 
 
-def test_referee_refusal_is_a_400(host):
+def test_referee_refusal_is_a_400(host, table, monkeypatch):
+    from companion.referee import InputError
+
+    def refuse(event, *, source="api"):
+        raise InputError("play: that is not how the referee reads it")
+    monkeypatch.setattr(table, "submit", refuse)
+    r = host.post("/api/input", json={"play": "red 7"}, headers={"X-CSRF-Token": host.csrf})
+    assert r.status_code == 400
+    assert r.get_json()["message"] == "play: that is not how the referee reads it"
+
+
+def test_illegal_play_is_announced_not_refused(host):
     h = {"X-CSRF-Token": host.csrf}
     host.post("/api/input", json={"start": "red 7"}, headers=h)
-    r = host.post("/api/input", json={"catch": "Nobody"}, headers=h)
-    assert r.status_code == 400
-    assert r.get_json()["message"]
+    r = host.post("/api/input", json={"play": "blue 3"}, headers=h)
+    assert r.status_code == 200
+    assert "illegal_play" in [a["type"] for a in r.get_json()["announcements"]]
 
 
 def test_setup_starts_a_new_game(host, table):

@@ -70,7 +70,7 @@ def test_setup_form_error_is_shown(host):
 def test_corrections_forms(host, table):
     html = host.get("/corrections").get_data(as_text=True)
     tok = form_csrf(html)
-    for action in ("undo", "fix", "play", "color", "draw", "uno", "catch", "points", "pause"):
+    for action in ("undo", "fix", "play", "color", "draw", "uno", "catch", "points", "new_round"):
         assert f'value="{action}"' in html
     r = host.post("/corrections", data={"csrf_token": tok, "action": "start", "card": "green 3"})
     assert r.status_code == 303

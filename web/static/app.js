@@ -58,6 +58,10 @@
     setText("direction", directionWords(s.direction));
     setText("pending-n", s.pending_draw || 0);
     show("pending", !!s.pending_draw);
+    var u = s.uno || {}, warn = [];
+    if (u.must_call) warn.push(u.must_call + " has one card: call UNO!");
+    if (u.can_be_caught) warn.push(u.can_be_caught + " did not call UNO: catch them!");
+    setText("uno-warning", warn.join(" ")); show("uno-warning", warn.length > 0);
     var w = s.game_winner ? s.game_winner + " wins the game!" : (s.round_winner ? s.round_winner + " wins the round." : "");
     setText("winner", w); show("winner", !!w);
     var ol = $("players");
@@ -175,7 +179,7 @@
     liveEl.className = "live " + (on ? "on" : "off");
   }
   function poll() {
-    fetch("/api/state", {cache: "no-store", headers: {"Accept": "application/json"}})
+    fetch("/api/state?recent=20", {cache: "no-store", headers: {"Accept": "application/json"}})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (s) { if (s) { render(s); if (!es || es.readyState !== 1) status("polling", true); } })
       .catch(function () { status("offline", false); });
