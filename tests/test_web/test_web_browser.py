@@ -1,0 +1,94 @@
+"""A real phone-sized browser on the page: nothing leaves the machine, events arrive live,
+the host's correction works and a wrong PIN is refused. Debian's chromium, never a download."""
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import PIN
+
+from companion.web import create_app
+from companion.web.serve import start
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture
+def server(table):
+    app = create_app(table, config={"HOST_PIN": PIN, "SSE_KEEPALIVE": 1.0})
+    srv = start(app, host="127.0.0.1", port=0, threads=16)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_phone_sees_the_table_live_and_the_host_corrects(server, browser, table):
+    base = server.local_url.rstrip("/")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    seen, outside = [], []
+    ctx.on("request", lambda req: seen.append(req.url))
+    local = re.compile("^" + re.escape(base) + "/")
+
+    def refuse(route):
+        outside.append(route.request.url)
+        route.abort()
+    ctx.route(lambda url: not local.match(url), refuse)
+    page = ctx.new_page()
+    page.set_default_timeout(5000)
+    loads = []
+    page.on("load", lambda: loads.append(page.url))
+
+    page.goto(base + "/")
+    page.wait_for_selector("#live.on")                      # the event stream is open
+    assert page.inner_text("#players").count("cards") == 3
+
+    # A referee event (as the camera would send it) appears without a reload.
+    table.submit({"start": "red 7"}, source="camera")
+    page.wait_for_function("document.querySelector('#top-card .words').textContent === 'red 7'")
+    assert page.inner_text("#colour") == "red"
+    assert "Ann" in page.inner_text("#current")
+    assert len(loads) == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "score-page-table.png"), full_page=True)
+
+    # A wrong PIN is refused; the right one lets the host in.
+    page.goto(base + "/login?next=/corrections")
+    page.fill("#pin", "000000")
+    with page.expect_response(lambda r: r.url.endswith("/login") and r.request.method == "POST") as resp:
+        page.click("button[type=submit]")
+    assert resp.value.status == 403
+    assert "Wrong PIN" in page.inner_text(".error")
+    assert "Fix" not in page.inner_text("nav")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/corrections")
+
+    # A host correction: the camera misread the card; fix it to red 9.
+    table.submit({"play": "red 8"}, source="camera")
+    fix = page.locator("form[data-action=fix]")
+    fix.locator("input[name=card]").fill("red 9")
+    fix.locator("button").click()
+    page.wait_for_selector(".flashes")
+    assert table.snapshot()["top"] == "red 9"
+    assert "red 9" in page.inner_text("#top-card")
+    page.screenshot(path=str(ARTIFACTS / "score-page-corrections.png"), full_page=True)
+
+    page.goto(base + "/scores")
+    page.wait_for_selector("#chart svg")
+    assert not outside, f"requests left the machine: {outside}"
+    assert seen and all(local.match(u) for u in seen), [u for u in seen if not local.match(u)]
+    ctx.close()
