@@ -1,0 +1,135 @@
+"""Write synthetic scenes as an Ultralytics detection dataset and as classifier crops.
+
+    python -m companion.vision.dataset detector OUT --count 4000 --first-seed 0
+    python -m companion.vision.dataset crops OUT --count 3000 --first-seed 500000
+
+Seeds name the scenes: training, validation and the held-out benchmark use disjoint ranges
+(see ``SEEDS``), so a benchmark scene is never seen in training.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .synth import CLASSES, make_scene
+
+# disjoint seed ranges
+SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}
+SIZES = ((416, 416), (416, 416), (480, 360), (320, 320))
+
+
+def _scene_size(seed: int):
+    return SIZES[seed % len(SIZES)]
+
+
+def _write_detector(args):
+    seed, out, split = args
+    sc = make_scene(seed, size=_scene_size(seed))
+    h, w = sc.image.shape[:2]
+    name = f"s{seed:08d}"
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    lines = []
+    for lab in sc.labels:
+        x1, y1, x2, y2 = lab.box
+        if x2 - x1 < 3 or y2 - y1 < 3:
+            continue
+        lines.append(f"{CLASSES.index(lab.cls)} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return 1
+
+
+def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2) -> Path:
+    """Images + YOLO labels + data.yaml; returns the data.yaml path."""
+    out = Path(out).resolve()
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    jobs = [(SEEDS["train"] + i, out, "train") for i in range(count)]
+    jobs += [(SEEDS["val"] + i, out, "val") for i in range(val)]
+    with mp.Pool(procs) as pool:
+        for k, _ in enumerate(pool.imap_unordered(_write_detector, jobs, chunksize=16)):
+            if k % 500 == 0:
+                print(f"  {k}/{len(jobs)} scenes", flush=True)
+    names = "\n".join(f"  {i}: {c}" for i, c in enumerate(CLASSES))
+    yaml = out / "data.yaml"
+    yaml.write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    return yaml
+
+
+def crop_square(img: np.ndarray, box, size: int, pad: float = 0.15, jitter: np.random.Generator | None = None) -> np.ndarray:
+    """A square crop around `box`, padded, resized to size x size (the classifier's input)."""
+    x1, y1, x2, y2 = box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    s = max(x2 - x1, y2 - y1) * (1 + 2 * pad)
+    if jitter is not None:
+        cx += jitter.normal(0, 0.06) * s
+        cy += jitter.normal(0, 0.06) * s
+        s *= jitter.uniform(0.9, 1.2)
+    m = np.float32([[size / s, 0, size / 2 - cx * size / s], [0, size / s, size / 2 - cy * size / s]])
+    return cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _write_crops(args):
+    seed, out, size = args
+    sc = make_scene(seed, size=_scene_size(seed))
+    rng = np.random.default_rng(seed + 17)
+    rows = []
+    for k, lab in enumerate(sc.labels):
+        if lab.cls == "card":
+            continue
+        crop = crop_square(sc.image, lab.box, size, jitter=rng)
+        name = f"s{seed:08d}_{k}.png"
+        cv2.imwrite(str(out / name), crop)
+        rows.append({"file": name, "symbol": lab.card.symbol, "color": lab.card.color, "cls": lab.cls, "seed": seed})
+    # negatives: random patches that hold no index or centre symbol
+    h, w = sc.image.shape[:2]
+    boxes = [l.box for l in sc.labels if l.cls != "card"]
+    for j in range(2):
+        s = rng.uniform(12, 70)
+        x, y = rng.uniform(0, w - s), rng.uniform(0, h - s)
+        if any(x < b[2] and x + s > b[0] and y < b[3] and y + s > b[1] for b in boxes):
+            continue
+        crop = crop_square(sc.image, (x, y, x + s, y + s), size, pad=0)
+        name = f"s{seed:08d}_n{j}.png"
+        cv2.imwrite(str(out / name), crop)
+        rows.append({"file": name, "symbol": "none", "color": None, "cls": "none", "seed": seed})
+    return rows
+
+
+def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2) -> Path:
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [(first_seed + i, out, size) for i in range(count)]
+    rows = []
+    with mp.Pool(procs) as pool:
+        for k, r in enumerate(pool.imap_unordered(_write_crops, jobs, chunksize=16)):
+            rows += r
+            if k % 500 == 0:
+                print(f"  {k}/{count} scenes", flush=True)
+    (out / "crops.json").write_text(json.dumps(rows))
+    return out / "crops.json"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=["detector", "crops"])
+    ap.add_argument("out")
+    ap.add_argument("--count", type=int, default=4000)
+    ap.add_argument("--val", type=int, default=400)
+    ap.add_argument("--first-seed", type=int, default=None)
+    ap.add_argument("--procs", type=int, default=2)
+    a = ap.parse_args(argv)
+    if a.what == "detector":
+        print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs))
+    else:
+        seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
+        print(write_crops(Path(a.out), a.count, seed, procs=a.procs))
+
+
+if __name__ == "__main__":
+    main()

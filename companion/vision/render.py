@@ -1,0 +1,319 @@
+"""Drawing card faces (and backs) in several print designs, for synthetic training data and the demo.
+
+Everything is drawn with OpenCV primitives and Hershey fonts, so it is deterministic for a seed
+and needs no font or image files::
+
+    >>> import numpy as np
+    >>> from companion.cards import Card
+    >>> face = render_card(Card.parse("red 7"), Style.random(np.random.default_rng(0), "classic"))
+    >>> face.image.shape
+    (300, 200, 3)
+
+A face comes with the boxes (in face pixels) of its two corner indices and its centre symbol,
+which become the labels when the face is placed in a scene.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ..cards import Card
+
+CARD_W, CARD_H = 200, 300
+DESIGNS = ("classic", "modern", "flat")
+
+# BGR printing colours per colour name; a scene jitters them.
+INKS = {
+    "red": (40, 30, 215), "yellow": (10, 205, 250), "green": (60, 160, 40), "blue": (200, 100, 0),
+    "orange": (30, 95, 240), "purple": (150, 50, 120),
+}
+WILD_QUARTERS = ("red", "blue", "yellow", "green")
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
+         cv2.FONT_HERSHEY_COMPLEX)
+
+
+@dataclass
+class Style:
+    """How one deck is printed: design, inks, border, font, slant."""
+
+    design: str = "classic"
+    inks: dict = field(default_factory=lambda: dict(INKS))
+    white: tuple = (245, 245, 245)
+    border: float = 0.07          # white border, fraction of the card width
+    radius: float = 0.08          # corner radius, fraction of the card width
+    font: int = cv2.FONT_HERSHEY_DUPLEX
+    slant: float = 0.18           # italic shear of numbers
+    weight: float = 1.0           # stroke thickness factor
+    shadow: bool = True           # black outline/offset shadow behind symbols
+    index_scale: float = 1.0
+    underline_69: bool = True
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, design: str | None = None) -> "Style":
+        design = design or DESIGNS[rng.integers(len(DESIGNS))]
+        inks = {}
+        for name, bgr in INKS.items():
+            jitter = rng.normal(0, 14, 3)
+            inks[name] = tuple(int(np.clip(v + j, 0, 255)) for v, j in zip(bgr, jitter))
+        w = int(rng.integers(228, 256))
+        white = (w, int(np.clip(w + rng.integers(-6, 4), 0, 255)), int(np.clip(w + rng.integers(-12, 4), 0, 255)))
+        return cls(design=design, inks=inks, white=white, border=float(rng.uniform(0.045, 0.09)),
+                   radius=float(rng.uniform(0.05, 0.11)), font=int(FONTS[rng.integers(len(FONTS))]),
+                   slant=float(rng.uniform(0.0, 0.3)) if design != "modern" else float(rng.uniform(0, 0.12)),
+                   weight=float(rng.uniform(0.8, 1.4)), shadow=bool(design == "classic" or rng.random() < 0.5),
+                   index_scale=float(rng.uniform(0.85, 1.15)), underline_69=True)
+
+
+@dataclass
+class Face:
+    """A rendered card face: BGR image, alpha mask (rounded corners) and symbol boxes."""
+
+    card: Card | None            # None for a card back
+    image: np.ndarray
+    alpha: np.ndarray
+    indices: list = field(default_factory=list)   # [(x1, y1, x2, y2)] corner indices
+    centre: tuple | None = None                    # (x1, y1, x2, y2) centre symbol
+
+
+# ---------------------------------------------------------------- glyph masks
+def _text_mask(text: str, size: int, style: Style, bold: float = 1.0) -> np.ndarray:
+    """White-on-black mask of `text` filling a size x size canvas, slanted as the style says."""
+    th = max(2, int(round(size / 9 * style.weight * bold)))
+    (tw, tht), base = cv2.getTextSize(text, style.font, 1.0, th)
+    scale = 0.78 * size / max(tht + base * 0.3, tw * 0.85, 1)
+    th = max(2, int(round(size / 9 * style.weight * bold)))
+    (tw, tht), base = cv2.getTextSize(text, style.font, scale, th)
+    canvas = np.zeros((size * 2, size * 2), np.uint8)
+    org = (size - tw // 2, size + tht // 2)
+    cv2.putText(canvas, text, org, style.font, scale, 255, th, cv2.LINE_AA)
+    if style.slant:
+        m = np.float32([[1, -style.slant, style.slant * size], [0, 1, 0]])
+        canvas = cv2.warpAffine(canvas, m, canvas.shape[::-1])
+    ys, xs = np.nonzero(canvas > 40)
+    if len(xs) == 0:
+        return np.zeros((size, size), np.uint8)
+    crop = canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    return _fit(crop, size, fill=0.92)
+
+
+def _fit(mask: np.ndarray, size: int, fill: float = 0.9) -> np.ndarray:
+    """Scale a mask to fit (keeping aspect) centred in a size x size canvas."""
+    h, w = mask.shape
+    s = fill * size / max(h, w)
+    nh, nw = max(1, int(h * s)), max(1, int(w * s))
+    small = cv2.resize(mask, (nw, nh), interpolation=cv2.INTER_AREA)
+    out = np.zeros((size, size), np.uint8)
+    y, x = (size - nh) // 2, (size - nw) // 2
+    out[y: y + nh, x: x + nw] = small
+    return out
+
+
+def _number_mask(sym: str, size: int, style: Style) -> np.ndarray:
+    m = _text_mask(sym, size, style)
+    if sym in ("6", "9") and style.underline_69:
+        ys, xs = np.nonzero(m > 40)
+        y = min(size - 2, ys.max() + max(2, size // 14))
+        th = max(2, size // 12)
+        cv2.line(m, (xs.min() + size // 12, y), (xs.max() - size // 12, y), 255, th, cv2.LINE_AA)
+        m = _fit(m[max(0, ys.min() - 1): min(size, y + th), :], size, fill=0.92)
+    return m
+
+
+def _arrow(mask, p0, p1, th, head):
+    p0, p1 = np.float32(p0), np.float32(p1)
+    d = (p1 - p0) / (np.linalg.norm(p1 - p0) + 1e-6)
+    n = np.float32([-d[1], d[0]])
+    base = p1 - d * head
+    cv2.line(mask, tuple(int(v) for v in p0), tuple(int(v) for v in base), 255, th, cv2.LINE_AA)
+    tri = np.int32([p1, base + n * head * 0.75, base - n * head * 0.75])
+    cv2.fillConvexPoly(mask, tri, 255, cv2.LINE_AA)
+
+
+def _shape_mask(sym: str, size: int, style: Style) -> np.ndarray:
+    """Masks for the action symbols, drawn on a size x size canvas."""
+    m = np.zeros((size, size), np.uint8)
+    c = size // 2
+    th = max(2, int(size / 9 * style.weight))
+    if sym == "skip":
+        cv2.circle(m, (c, c), int(size * 0.38), 255, th, cv2.LINE_AA)
+        r = size * 0.38 / np.sqrt(2)
+        cv2.line(m, (int(c - r), int(c + r)), (int(c + r), int(c - r)), 255, th, cv2.LINE_AA)
+    elif sym == "reverse":
+        o = size * 0.12
+        _arrow(m, (c - size * 0.3 - o, c + size * 0.3 - o), (c + size * 0.22 - o, c - size * 0.22 - o), th, size * 0.2)
+        _arrow(m, (c + size * 0.3 + o, c - size * 0.3 + o), (c - size * 0.22 + o, c + size * 0.22 + o), th, size * 0.2)
+    elif sym == "swap":
+        for ang0 in (200, 20):
+            cv2.ellipse(m, (c, c), (int(size * 0.33), int(size * 0.33)), 0, ang0, ang0 + 130, 255, th, cv2.LINE_AA)
+        for ang in (330, 150):
+            a = np.deg2rad(ang)
+            p = np.float32([c + size * 0.33 * np.cos(a), c + size * 0.33 * np.sin(a)])
+            tdir = np.float32([-np.sin(a), np.cos(a)])
+            _arrow(m, p - tdir * size * 0.08, p + tdir * size * 0.12, th, size * 0.16)
+        cv2.rectangle(m, (int(c - size * .1), int(c - size * .1)), (int(c + size * .1), int(c + size * .1)), 255, -1)
+    elif sym == "shuffle":
+        _arrow(m, (size * 0.12, size * 0.2), (size * 0.88, size * 0.8), th, size * 0.2)
+        _arrow(m, (size * 0.12, size * 0.8), (size * 0.88, size * 0.2), th, size * 0.2)
+        _arrow(m, (size * 0.12, size * 0.5), (size * 0.88, size * 0.5), max(2, th // 2), size * 0.15)
+    elif sym == "pencil":
+        pts = np.float32([[0.2, 0.85], [0.15, 0.7], [0.7, 0.15], [0.85, 0.3]]) * size
+        cv2.fillConvexPoly(m, pts.astype(np.int32), 255, cv2.LINE_AA)
+        cv2.line(m, (int(size * .1), int(size * .93)), (int(size * .9), int(size * .93)), 255, max(2, th // 2))
+    return m
+
+
+def symbol_mask(sym: str, size: int, style: Style, *, index: bool) -> np.ndarray:
+    """The one-colour mask of a symbol as printed in a corner (index=True) or the centre."""
+    if sym.isdigit():
+        return _number_mask(sym, size, style)
+    if sym == "draw_two" and index:
+        return _text_mask("+2", size, style)
+    if sym == "wild_draw_four" and index:
+        return _text_mask("+4", size, style)
+    if sym in ("skip", "reverse"):
+        return _shape_mask(sym, size, style)
+    if sym == "wild_swap_hands":
+        return _shape_mask("swap", size, style)
+    if sym == "wild_shuffle_hands":
+        return _shape_mask("shuffle", size, style)
+    if sym == "wild_customizable":
+        return _shape_mask("pencil", size, style)
+    if sym == "wild_seinfeld" and index:
+        return _text_mask("S", size, style)
+    if sym == "draw_two":   # centre: two overlapping cards
+        m = np.zeros((size, size), np.uint8)
+        for dx, dy in ((-0.12, 0.1), (0.12, -0.1)):
+            x, y = size * (0.5 + dx), size * (0.5 + dy)
+            cv2.rectangle(m, (int(x - size * .17), int(y - size * .25)), (int(x + size * .17), int(y + size * .25)), 255, -1)
+            cv2.rectangle(m, (int(x - size * .17), int(y - size * .25)), (int(x + size * .17), int(y + size * .25)), 0, max(2, size // 25))
+        return m
+    raise KeyError(sym)
+
+
+# ---------------------------------------------------------------- compositing
+def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour, *, shadow: bool, angle: float = 0.0):
+    """Paint `mask` (square) at top-left (x, y) in `colour`, with a dark outline/shadow."""
+    if angle:
+        s = mask.shape[0]
+        rot = cv2.getRotationMatrix2D((s / 2, s / 2), angle, 1.0)
+        mask = cv2.warpAffine(mask, rot, (s, s))
+    h, w = mask.shape
+    roi = img[y: y + h, x: x + w]
+    mask = mask[: roi.shape[0], : roi.shape[1]]
+    a = mask.astype(np.float32)[..., None] / 255
+    if shadow:
+        k = max(3, (h // 12) | 1)
+        sh = cv2.dilate(mask, np.ones((k, k), np.uint8))
+        d = max(1, h // 30)
+        shifted = np.zeros_like(sh)
+        shifted[d:, d:] = sh[:-d, :-d]
+        sh = shifted.astype(np.float32)[..., None] / 255
+        roi[:] = roi * (1 - sh) + np.float32((20, 20, 20)) * sh
+    roi[:] = roi * (1 - a) + np.float32(colour) * a
+
+
+def _quarters(img: np.ndarray, cx: int, cy: int, ax: int, ay: int, angle: float, style: Style):
+    """The four-colour oval of the wild cards."""
+    for q, name in enumerate(WILD_QUARTERS):
+        cv2.ellipse(img, (cx, cy), (ax, ay), angle, q * 90, q * 90 + 90, style.inks[name], -1, cv2.LINE_AA)
+
+
+def _rounded(w: int, h: int, r: int) -> np.ndarray:
+    m = np.zeros((h, w), np.uint8)
+    cv2.rectangle(m, (r, 0), (w - r - 1, h - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w - 1, h - r - 1), 255, -1)
+    for cx, cy in ((r, r), (w - r - 1, r), (r, h - r - 1), (w - r - 1, h - r - 1)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return m
+
+
+def render_card(card: Card, style: Style, rng: np.random.Generator | None = None) -> Face:
+    """Draw one card face in `style` at CARD_W x CARD_H pixels."""
+    w, h = CARD_W, CARD_H
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = style.white
+    b = int(style.border * w)
+    r = int(style.radius * w)
+    body = (25, 25, 25) if card.is_wild else style.inks[card.color]
+    inner = _rounded(w - 2 * b, h - 2 * b, max(2, r - b // 2))
+    img[b: h - b, b: w - b][inner > 0] = body
+    sym = card.symbol
+    # centre
+    if style.design == "classic":
+        cv2.ellipse(img, (w // 2, h // 2), (int(w * 0.36), int(h * 0.40)), 35, 0, 360, style.white, -1, cv2.LINE_AA)
+        csize, ccol = int(w * 0.62), body
+    elif style.design == "modern":
+        cv2.circle(img, (w // 2, h // 2), int(w * 0.37), style.white, -1, cv2.LINE_AA)
+        csize, ccol = int(w * 0.52), body
+    else:  # flat: symbol straight on the body, white
+        csize, ccol = int(w * 0.62), style.white
+    if card.is_wild:
+        ccol = style.white if style.design == "flat" else (25, 25, 25)
+    cx0, cy0 = (w - csize) // 2, (h - csize) // 2
+    if sym == "wild" or sym == "wild_seinfeld":
+        if style.design == "classic":
+            _quarters(img, w // 2, h // 2, int(w * 0.34), int(h * 0.38), 35, style)
+        else:
+            _quarters(img, w // 2, h // 2, int(w * 0.30), int(w * 0.30), 0, style)
+        if sym == "wild_seinfeld":
+            _stamp(img, _text_mask("SEINFELD", csize, style), cx0, cy0, (25, 25, 25), shadow=False)
+    elif sym == "wild_draw_four":
+        for q, name in enumerate(("blue", "green", "red", "yellow")):
+            x = int(w * (0.34 + 0.1 * q))
+            y = int(h * (0.42 + 0.05 * ((q + 1) % 2)))
+            cv2.rectangle(img, (x - 18, y - 26), (x + 18, y + 26), style.white, -1)
+            cv2.rectangle(img, (x - 15, y - 23), (x + 15, y + 23), style.inks[name], -1)
+    else:
+        mask = symbol_mask(sym, csize, style, index=False)
+        _stamp(img, mask, cx0, cy0, ccol, shadow=style.shadow and style.design != "flat")
+    centre = (cx0 + csize * 0.05, cy0 + csize * 0.05, cx0 + csize * 0.95, cy0 + csize * 0.95)
+    if style.design == "classic" and sym not in ("wild", "wild_seinfeld", "wild_draw_four"):
+        centre = _mask_box(symbol_mask(sym, csize, style, index=False), cx0, cy0) or centre
+    # corner indices (top-left upright, bottom-right upside down)
+    isize = int(w * 0.2 * style.index_scale)
+    ix, iy = b + int(w * 0.025), b + int(w * 0.02)
+    if sym == "wild":
+        imask = None
+    else:
+        imask = symbol_mask(sym, isize, style, index=True)
+    indices = []
+    for flip in (False, True):
+        x, y = (ix, iy) if not flip else (w - ix - isize, h - iy - isize)
+        if imask is None:
+            patch = np.zeros((isize, isize, 3), np.float32)
+            patch[:] = img[y: y + isize, x: x + isize]
+            _quarters(patch, isize // 2, isize // 2, int(isize * 0.3), int(isize * 0.42), 35 if not flip else 215, style)
+            img[y: y + isize, x: x + isize] = patch
+            box = (x + isize * 0.15, y + isize * 0.05, x + isize * 0.85, y + isize * 0.95)
+        else:
+            m = imask[::-1, ::-1] if flip else imask
+            _stamp(img, m, x, y, style.white, shadow=style.shadow)
+            box = _mask_box(m, x, y) or (x, y, x + isize, y + isize)
+        indices.append(box)
+    alpha = _rounded(w, h, r)
+    return Face(card, np.clip(img, 0, 255).astype(np.uint8), alpha, indices, centre)
+
+
+def _mask_box(mask: np.ndarray, x: int, y: int, pad: float = 0.12):
+    ys, xs = np.nonzero(mask > 60)
+    if len(xs) == 0:
+        return None
+    x1, x2, y1, y2 = xs.min(), xs.max(), ys.min(), ys.max()
+    p = pad * max(x2 - x1, y2 - y1)
+    return (x + x1 - p, y + y1 - p, x + x2 + p, y + y2 + p)
+
+
+def render_back(style: Style) -> Face:
+    """The back of a card: black with the red tilted oval and the yellow "UNO"."""
+    w, h = CARD_W, CARD_H
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = style.white
+    b = int(style.border * w)
+    img[b: h - b, b: w - b] = (20, 20, 20)
+    cv2.ellipse(img, (w // 2, h // 2), (int(w * 0.36), int(h * 0.40)), 35, 0, 360, style.inks["red"], -1, cv2.LINE_AA)
+    m = _text_mask("UNO", int(w * 0.7), Style(font=cv2.FONT_HERSHEY_DUPLEX, slant=0.25, weight=1.3))
+    m = cv2.warpAffine(m, cv2.getRotationMatrix2D((m.shape[0] / 2, m.shape[0] / 2), 20, 1.0), m.shape[::-1])
+    _stamp(img, m, int(w * 0.15), int(h / 2 - w * 0.35), style.inks["yellow"], shadow=True)
+    return Face(None, np.clip(img, 0, 255).astype(np.uint8), _rounded(w, h, int(style.radius * w)))

@@ -1,0 +1,399 @@
+"""Synthetic overhead-camera scenes with exact labels, deterministic per seed.
+
+A scene is a table surface with cards placed on it (a discard pile with the new card on top,
+a lone card, a fanned hand held up for a scan, cards spread out), hands and other objects over
+it, and the light, shadows, glare, blur, noise and JPEG of a cheap camera::
+
+    >>> scene = make_scene(7, size=(320, 320))
+    >>> scene.image.shape, scene == make_scene(7, size=(320, 320))
+    ((320, 320, 3), True)
+
+Labels: every corner index and centre symbol that is visible (class ``index`` / ``centre``),
+and every card face that no other card covers (class ``card``), each with its card.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ..cards import Card, deck
+from .render import CARD_H, CARD_W, Face, Style, render_back, render_card
+
+CLASSES = ("index", "centre", "card")
+KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
+SKIN = ((60, 95, 160), (90, 130, 200), (110, 160, 225), (45, 70, 120), (130, 175, 235), (70, 105, 175))
+
+
+@dataclass
+class Label:
+    cls: str                 # "index" | "centre" | "card"
+    box: tuple               # x1, y1, x2, y2 in image pixels
+    card: Card
+    visible: float = 1.0
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    labels: list = field(default_factory=list)
+    top: Card | None = None          # the card on top of the pile (or the front card)
+    cards: list = field(default_factory=list)   # every card with a visible corner index
+    kind: str = "pile"
+
+    def __eq__(self, other):
+        return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
+                and self.labels == other.labels and self.top == other.top)
+
+
+# ------------------------------------------------------------------ table surfaces
+def _noise(rng, h, w, scale):
+    small = rng.random((max(2, h // scale), max(2, w // scale))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def table_surface(rng: np.random.Generator, h: int, w: int, backgrounds=None) -> np.ndarray:
+    """A table top: wood, cloth, felt, plain, patterned, or a crop of a supplied photo."""
+    if backgrounds and rng.random() < 0.35:
+        src = backgrounds[rng.integers(len(backgrounds))]
+        sh, sw = src.shape[:2]
+        ch, cw = int(sh * rng.uniform(0.4, 1)), int(sw * rng.uniform(0.4, 1))
+        y, x = rng.integers(0, sh - ch + 1), rng.integers(0, sw - cw + 1)
+        return cv2.resize(src[y: y + ch, x: x + cw], (w, h)).astype(np.float32)
+    kind = rng.choice(["wood", "cloth", "felt", "plain", "pattern", "stone"])
+    base = np.float32(rng.uniform(20, 235, 3))
+    img = np.empty((h, w, 3), np.float32)
+    if kind == "wood":
+        base = np.float32([rng.uniform(30, 120), rng.uniform(60, 150), rng.uniform(100, 210)])
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(0, np.pi)
+        t = xx * np.cos(ang) + yy * np.sin(ang)
+        warp = _noise(rng, h, w, 40) * rng.uniform(10, 40)
+        grain = np.sin((t + warp) / rng.uniform(2, 8)) * 0.5 + 0.5
+        fine = _noise(rng, h, w, 2)
+        g = 0.75 + 0.2 * grain + 0.1 * fine
+        img[:] = base * g[..., None]
+        if rng.random() < 0.5:  # planks
+            period = rng.uniform(40, 150)
+            line = (np.mod(t, period) < 2).astype(np.float32)
+            img *= (1 - 0.5 * line)[..., None]
+    elif kind == "cloth":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        p = rng.uniform(2, 6)
+        weave = (np.sin(xx * np.pi / p) * np.sin(yy * np.pi / p)) * 0.5 + 0.5
+        img[:] = base * (0.8 + 0.25 * weave + 0.1 * _noise(rng, h, w, 1))[..., None]
+    elif kind == "felt":
+        base = np.float32(rng.choice([[40, 110, 30], [120, 60, 20], [30, 30, 130], [50, 50, 50], [90, 90, 90]])) * rng.uniform(0.6, 1.4)
+        img[:] = base * (0.85 + 0.25 * _noise(rng, h, w, 1) + 0.1 * _noise(rng, h, w, 30))[..., None]
+    elif kind == "pattern":
+        img[:] = base
+        other = tuple(float(v) for v in rng.uniform(20, 235, 3))
+        step = int(rng.integers(15, 60))
+        if rng.random() < 0.5:
+            for y in range(0, h, step):
+                for x in range((y // step) % 2 * step // 2, w, step):
+                    cv2.circle(img, (x, y), step // 4, other, -1, cv2.LINE_AA)
+        else:
+            for x in range(-h, w, step):
+                cv2.line(img, (x, 0), (x + h, h), other, max(2, step // 4), cv2.LINE_AA)
+        img *= (0.9 + 0.15 * _noise(rng, h, w, 3))[..., None]
+    elif kind == "stone":
+        img[:] = base * (0.7 + 0.3 * _noise(rng, h, w, 8) + 0.2 * _noise(rng, h, w, 1))[..., None]
+    else:
+        img[:] = base * (0.95 + 0.08 * _noise(rng, h, w, 2))[..., None]
+    return np.clip(img, 0, 255)
+
+
+# ------------------------------------------------------------------ placing things
+@dataclass
+class Placed:
+    face: Face
+    quad: np.ndarray        # 4x2 destination corners of the face (tl, tr, br, bl)
+    layer: int
+
+
+def _homography(quad: np.ndarray) -> np.ndarray:
+    src = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
+    return cv2.getPerspectiveTransform(src, np.float32(quad))
+
+
+def card_quad(cx, cy, height, angle_deg, rng, persp=0.04) -> np.ndarray:
+    """Corners of a card of `height` px centred at (cx, cy), turned by angle, slightly skewed."""
+    h = height
+    w = h * CARD_W / CARD_H
+    pts = np.float32([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    pts += rng.normal(0, persp * h, pts.shape).astype(np.float32)
+    a = np.deg2rad(angle_deg)
+    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return pts @ rot.T + np.float32([cx, cy])
+
+
+class Canvas:
+    """Composites faces and occluders, remembering which layer owns every pixel."""
+
+    def __init__(self, background: np.ndarray):
+        self.img = background.astype(np.float32)
+        h, w = self.img.shape[:2]
+        self.owner = np.full((h, w), -1, np.int16)
+        self.placed: list[Placed] = []
+
+    def place(self, face: Face, quad: np.ndarray, *, shadow: float = 0.35) -> Placed:
+        h, w = self.owner.shape
+        H = _homography(quad)
+        warped = cv2.warpPerspective(face.image, H, (w, h), flags=cv2.INTER_LINEAR)
+        alpha = cv2.warpPerspective(face.alpha, H, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32) / 255
+        if shadow:
+            sh = cv2.GaussianBlur(np.roll(alpha, (3, 3), (0, 1)), (0, 0), 3) * shadow
+            self.img *= (1 - sh)[..., None]
+        a = alpha[..., None]
+        self.img = self.img * (1 - a) + warped.astype(np.float32) * a
+        p = Placed(face, quad, len(self.placed))
+        self.owner[alpha > 0.5] = p.layer
+        self.placed.append(p)
+        return p
+
+    def occlude(self, mask: np.ndarray, colour_img: np.ndarray):
+        a = mask.astype(np.float32)[..., None] / 255
+        self.img = self.img * (1 - a) + colour_img * a
+        self.owner[mask > 127] = -2
+
+    def visible(self, p: Placed, box) -> tuple[float, tuple | None]:
+        """Fraction of a face box (face pixels) that is seen, and its image box."""
+        x1, y1, x2, y2 = box
+        pts = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]).reshape(-1, 1, 2)
+        dst = cv2.perspectiveTransform(pts, _homography(p.quad)).reshape(-1, 2)
+        h, w = self.owner.shape
+        bx1, by1 = np.floor(dst.min(0)).astype(int)
+        bx2, by2 = np.ceil(dst.max(0)).astype(int)
+        cx1, cy1, cx2, cy2 = max(bx1, 0), max(by1, 0), min(bx2, w), min(by2, h)
+        if cx2 <= cx1 or cy2 <= cy1:
+            return 0.0, None
+        poly = np.zeros((by2 - by1 + 1, bx2 - bx1 + 1), np.uint8)
+        cv2.fillConvexPoly(poly, np.int32(np.round(dst - [bx1, by1])), 1)
+        total = poly.sum()
+        sub = poly[cy1 - by1: cy2 - by1, cx1 - bx1: cx2 - bx1]
+        seen = ((self.owner[cy1:cy2, cx1:cx2] == p.layer) & (sub > 0)).sum()
+        return float(seen) / max(total, 1), (float(cx1), float(cy1), float(cx2), float(cy2))
+
+    def covered_by_cards(self, p: Placed) -> tuple[float, float]:
+        """Fraction of the card hidden by later cards, and fraction inside the frame."""
+        h, w = self.owner.shape
+        quad = np.float32(p.quad)
+        full = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(full, np.int32(np.round(quad)), 1)
+        inside = full.sum()
+        area = max(cv2.contourArea(quad), 1.0)
+        later = (full > 0) & (self.owner > p.layer)
+        return float(later.sum()) / area, float(inside) / area
+
+
+def _hand_mask(rng, h, w, target) -> np.ndarray:
+    """A hand with fingers reaching from an image edge toward `target`."""
+    m = np.zeros((h, w), np.uint8)
+    side = rng.integers(4)
+    edge = [(rng.uniform(0, w), -20), (w + 20, rng.uniform(0, h)), (rng.uniform(0, w), h + 20), (-20, rng.uniform(0, h))][side]
+    tx, ty = target
+    reach = rng.uniform(0.3, 0.95)
+    px, py = edge[0] + (tx - edge[0]) * reach, edge[1] + (ty - edge[1]) * reach
+    ang = np.arctan2(ty - edge[1], tx - edge[0])
+    size = rng.uniform(0.12, 0.3) * min(h, w)
+    cv2.line(m, (int(edge[0]), int(edge[1])), (int(px), int(py)), 255, int(size * 0.9))
+    cv2.ellipse(m, (int(px), int(py)), (int(size * 0.6), int(size * 0.5)), np.rad2deg(ang), 0, 360, 255, -1, cv2.LINE_AA)
+    nf = rng.integers(2, 6)
+    for k in range(nf):
+        fa = ang + (k - (nf - 1) / 2) * rng.uniform(0.2, 0.35)
+        ln = size * rng.uniform(0.7, 1.3)
+        fx, fy = px + np.cos(fa) * ln, py + np.sin(fa) * ln
+        cv2.line(m, (int(px), int(py)), (int(fx), int(fy)), 255, max(3, int(size * 0.2)), cv2.LINE_AA)
+    return cv2.GaussianBlur(m, (0, 0), 1.2)
+
+
+def _add_hand(canvas: Canvas, rng, target):
+    h, w = canvas.owner.shape
+    mask = _hand_mask(rng, h, w, target)
+    tone = np.float32(SKIN[rng.integers(len(SKIN))]) * rng.uniform(0.8, 1.15)
+    shade = (0.8 + 0.3 * _noise(rng, h, w, 20))[..., None]
+    canvas.occlude(mask, np.clip(tone * shade, 0, 255))
+
+
+def _add_clutter(canvas: Canvas, rng, style):
+    """Things on a table that are not face-up cards: card backs, phones, paper, coins, pens."""
+    h, w = canvas.owner.shape
+    for _ in range(rng.integers(0, 4)):
+        k = rng.choice(["back", "phone", "paper", "coin", "pen"])
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        s = rng.uniform(0.15, 0.6) * min(h, w)
+        if k == "back":
+            canvas.place(render_back(style), card_quad(cx, cy, s, rng.uniform(0, 360), rng))
+            continue
+        m = np.zeros((h, w), np.uint8)
+        col = np.zeros((h, w, 3), np.float32)
+        if k == "phone":
+            q = card_quad(cx, cy, s * 1.2, rng.uniform(0, 360), rng, 0.01)
+            cv2.fillConvexPoly(m, np.int32(q), 255, cv2.LINE_AA)
+            col[:] = rng.uniform(10, 60)
+            inner = np.zeros_like(m)
+            cv2.fillConvexPoly(inner, np.int32((q - q.mean(0)) * 0.88 + q.mean(0)), 255)
+            col[inner > 0] = rng.uniform(20, 250, 3) if rng.random() < 0.5 else 25
+        elif k == "paper":
+            q = card_quad(cx, cy, s * 1.3, rng.uniform(0, 360), rng, 0.02)
+            cv2.fillConvexPoly(m, np.int32(q), 255, cv2.LINE_AA)
+            col[:] = rng.uniform(200, 250)
+            for y in range(int(q[:, 1].min()), int(q[:, 1].max()), 9):
+                cv2.line(col, (int(q[:, 0].min()), y), (int(q[:, 0].max()), y), (180, 150, 120), 1)
+        elif k == "coin":
+            cv2.circle(m, (int(cx), int(cy)), int(s * 0.12), 255, -1, cv2.LINE_AA)
+            col[:] = (60, 150, 190) if rng.random() < 0.5 else (170, 170, 170)
+        else:
+            cv2.line(m, (int(cx), int(cy)), (int(cx + s * np.cos(cy)), int(cy + s * np.sin(cx))), 255, max(3, int(s * 0.05)))
+            col[:] = rng.uniform(0, 255, 3)
+        canvas.occlude(m, col)
+
+
+# ------------------------------------------------------------------ camera and light
+def camera_effects(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """Room light (warm, cool, dim), vignette, shadow, glare, blur, noise and JPEG."""
+    h, w = img.shape[:2]
+    img = img.astype(np.float32)
+    temp = rng.normal(0, 0.12 * strength)
+    img *= np.float32([1 - temp, 1 - temp * 0.2, 1 + temp * 0.8])[None, None]
+    img *= rng.uniform(0.45, 1.25) if rng.random() < 0.9 else 1.0
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if rng.random() < 0.6:
+        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+        d = np.sqrt((xx - gx) ** 2 + (yy - gy) ** 2) / max(h, w)
+        img *= (1 - rng.uniform(0, 0.5) * np.clip(d, 0, 1))[..., None]
+    if rng.random() < 0.35:
+        m = np.zeros((h, w), np.uint8)
+        pts = np.int32(np.stack([rng.uniform(-w * .2, w * 1.2, 5), rng.uniform(-h * .2, h * 1.2, 5)], 1))
+        cv2.fillPoly(m, [cv2.convexHull(pts)], 255)
+        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(3, 25)).astype(np.float32) / 255
+        img *= (1 - rng.uniform(0.2, 0.55) * m)[..., None]
+    if rng.random() < 0.25:
+        m = np.zeros((h, w), np.float32)
+        cv2.ellipse(m, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), (int(rng.uniform(5, w / 4)), int(rng.uniform(5, h / 6))),
+                    rng.uniform(0, 180), 0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(4, 20))
+        img += (m * rng.uniform(60, 200))[..., None]
+    img = np.clip(img, 0, 255)
+    r = rng.random()
+    if r < 0.35:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.6) * strength + 0.01)
+    elif r < 0.5:
+        k = int(rng.integers(3, 9))
+        ker = np.zeros((k, k), np.float32)
+        ker[k // 2, :] = 1 / k
+        ker = cv2.warpAffine(ker, cv2.getRotationMatrix2D((k / 2 - .5, k / 2 - .5), rng.uniform(0, 180), 1), (k, k))
+        img = cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6))
+    img += rng.normal(0, rng.uniform(0, 7) * strength, img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    q = int(rng.integers(35, 96))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+# ------------------------------------------------------------------ scenes
+def _random_card(rng, deck_name: str) -> Card:
+    cards = deck(deck_name).cards(alternative=bool(rng.random() < 0.5))
+    return cards[rng.integers(len(cards))]
+
+
+def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7) -> tuple[list, list]:
+    labels, cards = [], []
+    for p in canvas.placed:
+        if p.face.card is None:
+            continue
+        seen_any = False
+        for box in p.face.indices:
+            v, b = canvas.visible(p, box)
+            if v >= min_index and b is not None:
+                labels.append(Label("index", b, p.face.card, round(v, 3)))
+                seen_any = True
+        if p.face.centre is not None:
+            v, b = canvas.visible(p, p.face.centre)
+            if v >= min_centre and b is not None:
+                labels.append(Label("centre", b, p.face.card, round(v, 3)))
+        hidden, inside = canvas.covered_by_cards(p)
+        if hidden < 0.04 and inside > 0.6:
+            v, b = canvas.visible(p, (0, 0, CARD_W, CARD_H))
+            if b is not None:
+                labels.append(Label("card", b, p.face.card, round(v, 3)))
+        if seen_any:
+            cards.append(p.face.card)
+    return labels, cards
+
+
+def compose(cards_layout, rng, size, style, backgrounds=None, *, hands=0, clutter=False, background=None) -> tuple[Canvas, list]:
+    """Place (card, quad) pairs in order (last on top) on a table; returns the canvas."""
+    w, h = size
+    canvas = Canvas(background if background is not None else table_surface(rng, h, w, backgrounds))
+    if clutter:
+        _add_clutter(canvas, rng, style)
+    for card, quad in cards_layout:
+        face = render_card(card, style) if card is not None else render_back(style)
+        canvas.place(face, quad, shadow=float(rng.uniform(0.1, 0.45)))
+    return canvas
+
+
+def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind: str | None = None,
+               backgrounds=None, effects: bool = True) -> Scene:
+    """One labelled scene; the same seed always gives the same scene."""
+    rng = np.random.default_rng(seed)
+    deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
+    kind = kind or KINDS[rng.integers(len(KINDS))]
+    style = Style.random(rng)
+    w, h = size
+    m = min(w, h)
+    height = float(np.exp(rng.uniform(np.log(0.18), np.log(0.75)))) * m
+    layout = []
+    cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+    if kind == "pile":
+        for _ in range(rng.integers(0, 7)):
+            off = rng.normal(0, 0.18 * height, 2)
+            layout.append((_random_card(rng, deck_name), card_quad(cx + off[0], cy + off[1], height, rng.uniform(0, 360), rng)))
+        layout.append((_random_card(rng, deck_name), card_quad(cx, cy, height, rng.uniform(0, 360), rng)))
+    elif kind == "single":
+        cx, cy = rng.uniform(0.05, 0.95) * w, rng.uniform(0.05, 0.95) * h
+        layout.append((_random_card(rng, deck_name), card_quad(cx, cy, height * rng.uniform(1, 1.5), rng.uniform(0, 360), rng)))
+    elif kind == "fan":
+        n = int(rng.integers(2, 8))
+        height = min(height, 0.55 * m)
+        step = rng.uniform(8, 22)
+        base = rng.uniform(0, 360) if rng.random() < 0.5 else rng.normal(0, 20)
+        pivot = np.float32([cx, cy + height * 0.55])
+        for k in range(n):
+            a = base + (k - (n - 1) / 2) * step
+            r = np.deg2rad(a)
+            centre = pivot + np.float32([np.sin(r), -np.cos(r)]) * height * rng.uniform(0.45, 0.6)
+            layout.append((_random_card(rng, deck_name), card_quad(centre[0], centre[1], height, a, rng, 0.02)))
+    elif kind == "spread":
+        n = int(rng.integers(2, 6))
+        height = min(height, 0.45 * m)
+        gap = height * CARD_W / CARD_H * rng.uniform(1.05, 1.3)
+        ang = rng.normal(0, 15)
+        d = np.float32([np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))])
+        start = np.float32([cx, cy]) - d * gap * (n - 1) / 2
+        for k in range(n):
+            c = start + d * gap * k
+            layout.append((_random_card(rng, deck_name), card_quad(c[0], c[1], height, ang + rng.normal(0, 4), rng)))
+    else:  # negative: maybe card backs, hands, phones, paper
+        for _ in range(rng.integers(0, 3)):
+            layout.append((None, card_quad(rng.uniform(0, w), rng.uniform(0, h), height, rng.uniform(0, 360), rng)))
+    canvas = compose(layout, rng, size, style, backgrounds, clutter=bool(rng.random() < 0.3 or kind == "negative"))
+    n_hands = int(rng.integers(0, 3)) if rng.random() < (0.45 if kind != "fan" else 0.7) else 0
+    for _ in range(n_hands):
+        _add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
+    labels, cards = _collect(canvas)
+    top = None
+    tops = [lab.card for lab in labels if lab.cls == "card"]
+    if kind in ("pile", "single") and layout and any(l.cls == "card" and l.card == layout[-1][0] for l in labels):
+        top = layout[-1][0]
+    elif kind == "fan" and tops:
+        top = layout[-1][0]
+    elif tops:
+        top = tops[-1]
+    img = np.clip(canvas.img, 0, 255).astype(np.uint8)
+    if effects:
+        img = camera_effects(img, rng)
+    return Scene(img, labels, top, cards, kind)

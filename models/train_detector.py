@@ -1,0 +1,59 @@
+"""Training recipe for the card detector (Ultralytics YOLO, offline, CPU-friendly).
+
+    python models/train_detector.py --data /work/data/det1/data.yaml --epochs 30 --imgsz 320 \
+        --model yolo11n.yaml --name det320
+
+Starts from a .yaml definition (never a hub download) or from this project's own weights
+(``--model models/detector.pt``). No left-right or up-down flips (they mirror symbols);
+full rotation. Writes runs/<name>/weights/{best,last}.pt; export with models/export.py.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+os.environ.setdefault("YOLO_VERBOSE", "True")
+
+
+def offline_ultralytics():
+    """Import Ultralytics with every network feature switched off."""
+    from ultralytics import settings
+
+    settings.update({k: False for k in ("sync", "hub", "clearml", "comet", "dvc", "mlflow", "neptune",
+                                        "raytune", "tensorboard", "wandb", "platform") if k in settings})
+    from ultralytics import YOLO
+    return YOLO
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", required=True, help="dataset yaml (absolute paths)")
+    ap.add_argument("--model", default="yolo11n.yaml", help="a .yaml definition or a local .pt")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--imgsz", type=int, default=320)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--fraction", type=float, default=1.0)
+    ap.add_argument("--project", default="runs")
+    ap.add_argument("--name", default="detector")
+    ap.add_argument("--resume", action="store_true")
+    a = ap.parse_args(argv)
+    if not (a.model.endswith(".yaml") or os.path.exists(a.model)):
+        sys.exit(f"model {a.model!r}: give a .yaml definition or an existing local .pt (no downloads)")
+    YOLO = offline_ultralytics()
+    model = YOLO(a.model if not a.resume else os.path.join(a.project, a.name, "weights", "last.pt"))
+    model.train(
+        data=a.data, epochs=a.epochs, imgsz=a.imgsz, batch=a.batch, workers=a.workers, device="cpu",
+        project=os.path.abspath(a.project), name=a.name, exist_ok=True, resume=a.resume,
+        pretrained=False, amp=False, plots=False, fraction=a.fraction,
+        fliplr=0.0, flipud=0.0, degrees=180.0, perspective=0.0005, scale=0.5, translate=0.1,
+        mosaic=1.0, close_mosaic=3, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4,
+        save_period=1, patience=100, cos_lr=False, warmup_epochs=1.0, val=True,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
