@@ -82,14 +82,15 @@ def on_start(s: State, inp: Input) -> None:
     f = first_player(s)
     action = not card.is_number
     if s.rules.first_card_action == "ignore" and action:
-        s.say("redraw", f"{card} is ignored: turn up another card on it", card=str(card))
+        s.say("redraw", f"{card} is ignored: turn up another card on it", card=str(card), returned=False)
         return
     if card.symbol == "wild_draw_four" or (card.is_wild and s.rules.first_card_wild == "redraw") or (
             action and not card.is_wild and s.rules.first_card_action == "redraw"):
         s.pile.pop()
         s.draw_pile += 1
         s.top = s.pile[-1] if s.pile else None
-        s.say("redraw", f"{card} goes back into the deck: shuffle and turn up another", card=str(card))
+        s.say("redraw", f"{card} goes back into the deck: shuffle and turn up another", card=str(card),
+              returned=True)
         return
     s.color = card.color
     s.phase = "turn"
