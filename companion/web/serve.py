@@ -11,7 +11,9 @@ import argparse
 import logging
 import signal
 import threading
+import time
 
+from waitress import wasyncore
 from waitress.server import create_server
 
 from . import qr
@@ -46,7 +48,7 @@ class WebServer:
         try:
             self._server.run()
         except (OSError, ValueError):
-            if self._thread is None or not getattr(self, "_stopping", False):
+            if not getattr(self, "_stopping", False):
                 raise
 
     def start(self) -> "WebServer":
@@ -56,13 +58,22 @@ class WebServer:
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
-        """End the live connections, then close the server."""
+        """End the live connections, let the workers finish, then close every socket."""
+        if getattr(self, "_stopping", False):
+            return
         self._stopping = True
         live = self.app.extensions.get("companion.live")
         if live is not None:
             live.close()
-        self._server.close()
-        if self._thread is not None:
+            deadline = time.monotonic() + min(timeout, 2.0)
+            while live.clients and time.monotonic() < deadline:
+                time.sleep(0.02)
+        self._server.task_dispatcher.shutdown(timeout=max(timeout, 0.1))
+        try:
+            wasyncore.close_all(self._server._map)
+        except (OSError, ValueError):
+            log.debug("web: closing sockets", exc_info=True)
+        if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
 
 
