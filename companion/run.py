@@ -1,0 +1,358 @@
+"""`companion run --config table.toml`: referee a real table.
+
+Wires the camera (source -> motion gate -> recogniser), the button panel, buzzer and LEDs, the
+score page and the `Table`. Camera events and button edges arrive in ONE queue read by ONE
+thread, the referee thread (`Companion.run`), which also pings the systemd watchdog. The game
+lives in the event log, so after a restart (or a power cut) it carries on where it was.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable
+
+from companion.camera.gate import MotionGate, PileEvent
+from companion.camera.pipeline import CameraStatus, CardWatcher
+from companion.config import Config, ConfigError, load_config
+from companion.panel import (ButtonDecoder, Buzzer, ColorLeds, Panel, Press, RawEdge, default_pin_factory,
+                             input_for)
+
+log = logging.getLogger("companion.run")
+
+# when one input brings several announcements, the buzzer plays the tune of the first of these
+TUNE_PRIORITY = ("camera", "game_over", "round_over", "illegal_play", "penalty", "caught", "false_uno",
+                 "uno_needed", "rejected", "question", "turn")
+SCAN_INPUTS = ("verdict", "reveal", "hand")
+
+
+class Notifier:
+    """systemd's notify protocol by hand: one datagram to ``$NOTIFY_SOCKET`` per message.
+
+    Without ``NOTIFY_SOCKET`` (not started by systemd) every call does nothing::
+
+        >>> Notifier(env={}).ready()
+        False
+    """
+
+    def __init__(self, env: dict | None = None, *, clock: Callable[[], float] = time.monotonic):
+        env = os.environ if env is None else env
+        addr = env.get("NOTIFY_SOCKET", "")
+        self.address = "\0" + addr[1:] if addr.startswith("@") else addr
+        usec = env.get("WATCHDOG_USEC", "")
+        self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else None
+        self.clock = clock
+        self._last = float("-inf")
+        self._sock = None
+
+    def send(self, message: str) -> bool:
+        if not self.address:
+            return False
+        try:
+            if self._sock is None:
+                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self._sock.sendto(message.encode(), self.address)
+            return True
+        except OSError as exc:
+            log.warning("systemd notify failed: %s", exc)
+            return False
+
+    def ready(self, status: str = "refereeing") -> bool:
+        return self.send(f"READY=1\nSTATUS={status}")
+
+    def status(self, text: str) -> bool:
+        return self.send(f"STATUS={text}")
+
+    def watchdog(self) -> bool:
+        """Ping the watchdog, at most every half of ``WatchdogSec`` (cheap to call every loop)."""
+        if self.interval is None:
+            return False
+        now = self.clock()
+        if now - self._last < min(self.interval, 1.0):
+            return False
+        self._last = now
+        return self.send("WATCHDOG=1")
+
+    def stopping(self) -> bool:
+        return self.send("STOPPING=1")
+
+
+class Companion:
+    """The referee thread: reads the one queue, feeds the `Table`, drives buzzer and LEDs.
+
+    ``events`` is the queue the panel and the card watcher put into; ``watcher`` (optional) gets
+    told the top card and when to scan a hand. Use ``handle(item)`` to process one item (tests)
+    or ``run()`` to loop until ``stop()``.
+    """
+
+    def __init__(self, table, events: queue.Queue, *, watcher: CardWatcher | None = None,
+                 decoder: ButtonDecoder | None = None, buzzer: Buzzer | None = None, leds: ColorLeds | None = None,
+                 notifier: Notifier | None = None, clock: Callable[[], float] = time.monotonic,
+                 on_announcements: Callable[[list[dict]], None] | None = None):
+        self.table, self.events, self.watcher = table, events, watcher
+        self.decoder = decoder or ButtonDecoder()
+        self.buzzer, self.leds = buzzer, leds
+        self.notifier = notifier or Notifier(env={})
+        self.clock = clock
+        self.on_announcements = on_announcements
+        self.question: dict | None = None      # the camera's open question, for the page
+        self.camera_state = "off" if watcher is None else "starting"
+        self._stop = threading.Event()
+        self._scanning = False
+        self._sync()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.events.put(None)           # wake the loop
+
+    # -- one item ------------------------------------------------------------------------------
+    def handle(self, item) -> list[dict]:
+        """Process one queue item; return the announcements it caused."""
+        if isinstance(item, RawEdge):
+            out = []
+            for press in self.decoder.feed(item):
+                out += self.press(press)
+            return out
+        if isinstance(item, Press):
+            return self.press(item)
+        if isinstance(item, PileEvent):
+            return self.pile(item)
+        if isinstance(item, CameraStatus):
+            self.camera(item)
+            return []
+        if isinstance(item, dict):                # an input from elsewhere (the demo, a test)
+            return self.submit(item, source="api")
+        return []
+
+    def press(self, press: Press) -> list[dict]:
+        inp = input_for(press, self.table.snapshot())
+        if inp is None:
+            log.info("button %s%s means nothing now", press.button, " (long)" if press.long else "")
+            self._buzz(["question"])
+            return []
+        if press.long and self.buzzer:
+            self.buzzer.announce("click")
+        return self.submit(inp, source="button")
+
+    def pile(self, event: PileEvent) -> list[dict]:
+        snap = self.table.snapshot()
+        need = (snap.get("awaiting") or {}).get("input")
+        if event.kind == "hand":
+            cards = [str(c) for c in event.cards]
+            if need == "hand":
+                return self.submit({"hand": {"player": snap["awaiting"]["player"], "cards": cards}}, source="camera")
+            if need in ("verdict", "reveal"):
+                return self.submit({"reveal": cards}, source="camera")
+            log.info("hand scan of %d cards, but nothing waits for one", len(cards))
+            return []
+        if event.kind == "question":
+            self.question = {"candidates": list(event.candidates), "reason": event.reason, "t": event.t}
+            log.warning("camera unsure: %s (%s); use the page or the buttons",
+                        ", ".join(event.candidates) or "nothing readable", event.reason)
+            self._buzz(["question"])
+            return [{"type": "question", "text": f"Which card was that? ({event.reason})",
+                     "candidates": list(event.candidates)}]
+        if event.kind == "cleared":
+            log.info("the pile is empty")
+            return []
+        card = str(event.card)
+        self.question = None
+        if need == "start":
+            return self.submit({"start": card}, source="camera")
+        if snap.get("top") == card and event.reason != "the same card again?":
+            log.info("%s is the top card already (a card taken back?)", card)
+            return []
+        return self.submit({"play": card}, source="camera")
+
+    def camera(self, status: CameraStatus) -> None:
+        if status.state == "failed" and self.camera_state != "failed":
+            self._buzz(["camera"])
+        if status.state != self.camera_state:
+            log.info("camera: %s%s", status.state, f" ({status.error})" if status.error else "")
+        self.camera_state = status.state
+        self.notifier.status(f"camera {status.state}")
+
+    def submit(self, inp: dict, *, source: str) -> list[dict]:
+        try:
+            out = self.table.submit(inp, source=source)
+        except ValueError as exc:          # InputError: malformed, nothing happened
+            log.warning("input %r refused: %s", inp, exc)
+            self._buzz(["question"])
+            return [{"type": "rejected", "text": str(exc)}]
+        for a in out:
+            log.info("%s", a.get("text", a.get("type")))
+        self._buzz([a.get("type") for a in out])
+        if self.on_announcements:
+            self.on_announcements(out)
+        self._sync()
+        return out
+
+    # -- outputs -----------------------------------------------------------------------------
+    def _buzz(self, types: list) -> None:
+        if not self.buzzer:
+            return
+        for t in TUNE_PRIORITY:
+            if t in types:
+                self.buzzer.announce(t)
+                return
+
+    def _sync(self) -> None:
+        """Bring LEDs and the camera in line with the table after each input."""
+        snap = self.table.snapshot()
+        need = (snap.get("awaiting") or {}).get("input")
+        if self.leds:
+            self.leds.show(snap.get("color"), waiting=need == "color")
+        if self.watcher is not None:
+            if need in SCAN_INPUTS and not self._scanning:
+                self.watcher.scan_hand()
+            self._scanning = need in SCAN_INPUTS
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Process the queue until ``stop()`` (what was queued before it is still handled);
+        pings the watchdog at least once a second."""
+        self.notifier.ready()
+        while True:
+            self.notifier.watchdog()
+            now = self.clock()
+            deadline = self.decoder.next_deadline()
+            timeout = 1.0 if deadline is None else min(1.0, max(0.0, deadline - now))
+            try:
+                item = self.events.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            if item is None and self._stop.is_set():
+                break
+            try:
+                if item is not None:
+                    self.handle(item)
+                for press in self.decoder.poll(self.clock()):
+                    self.press(press)
+            except Exception:      # the referee thread must outlive any single bad input
+                log.exception("failed to handle %r", item)
+        self.notifier.stopping()
+
+
+# -- wiring it all up ----------------------------------------------------------------------------
+
+class Preview:
+    """What the score page's camera view needs, also when there is no camera."""
+
+    def __init__(self, watcher: CardWatcher | None, companion: Companion | None = None):
+        self.watcher, self.companion = watcher, companion
+
+    def latest_jpeg(self) -> bytes | None:
+        return self.watcher.latest_jpeg() if self.watcher else None
+
+    def latest_detections(self) -> list:
+        return self.watcher.latest_detections() if self.watcher else []
+
+    def status(self) -> dict:
+        out = dict(self.watcher.status) if self.watcher else {"state": "off"}
+        if self.companion is not None:
+            out["question"] = self.companion.question
+        return out
+
+
+def build_watcher(cfg: Config, top, *, recognizer=None, source=None) -> CardWatcher | None:
+    """The card watcher for ``cfg``; None (with the reason logged) when there is no recogniser."""
+    if recognizer is None:
+        try:
+            from companion.vision import Recognizer
+            recognizer = Recognizer(deck=cfg.table.deck, **({"model": cfg.camera.model} if cfg.camera.model else {}))
+        except Exception as exc:   # no model, or no vision in this build: buttons and page still work
+            log.error("no card recogniser (%s): running without the camera; enter plays on the page", exc)
+            return None
+    if source is None:
+        from companion.camera.sources import open_source
+        source = open_source(cfg.camera)
+    g = cfg.gate
+    gate = MotionGate(recognizer, roi=cfg.pile.roi, settle=g.settle, agree=g.agree, min_confidence=g.min_confidence,
+                      motion_threshold=g.motion_threshold, motion_fraction=g.motion_fraction,
+                      scene_fraction=g.scene_fraction, width=g.width, top=top)
+    return CardWatcher(source, gate)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, help="the table's TOML config (see examples/table.toml)")
+    parser.add_argument("--no-camera", action="store_true", help="buttons and page only")
+    parser.add_argument("--no-web", action="store_true", help="do not serve the score page")
+    parser.add_argument("--run-for", type=float, default=None, metavar="SECONDS",
+                        help="stop after this many seconds (smoke tests)")
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        log.error("%s", exc)
+        return 2
+    from companion.table import Table
+
+    table = Table(cfg.table.db, setup=cfg.setup() if cfg.table.players else None)
+    snap = table.snapshot()
+    if snap.get("phase") not in (None, "setup") and table.history():
+        log.info("resumed the game from %s: %d inputs, round %s, %s to play", cfg.table.db,
+                 len(table.history()), snap.get("round"), snap.get("current") or "nobody")
+    events: queue.Queue = queue.Queue()
+    factory = default_pin_factory()
+    closers: list[Callable[[], None]] = []
+
+    watcher = None if args.no_camera else build_watcher(cfg, snap.get("top"))
+    panel = buzzer = leds = None
+    if cfg.panel.enabled:
+        p = cfg.pins
+        try:
+            panel = Panel(events, buttons=p.buttons, seat_uno=p.seat_uno, pull_up=cfg.panel.pull_up, pin_factory=factory)
+            closers.append(panel.close)
+            leds = ColorLeds(p.leds, pin_factory=factory)
+            closers.append(leds.close)
+            if p.buzzer is not None:
+                buzzer = Buzzer(p.buzzer, tonal=cfg.panel.tonal, pin_factory=factory)
+                closers.append(buzzer.close)
+        except Exception as exc:   # GPIO busy or not permitted: still referee with the page
+            log.error("GPIO panel unavailable (%s); is the user in the gpio group?", exc)
+    decoder = ButtonDecoder(bounce=cfg.panel.bounce, long_press=cfg.panel.long_press)
+    companion = Companion(table, events, watcher=watcher, decoder=decoder, buzzer=buzzer, leds=leds,
+                          notifier=Notifier())
+
+    if watcher is not None:
+        watcher.start(events.put)
+        closers.append(watcher.stop)
+    if cfg.web.enabled and not args.no_web:
+        try:
+            from companion.web import create_app
+            from companion.web.serve import start
+            app = create_app(table, config={"HOST_PIN": cfg.web.host_pin or None,
+                                            "CAMERA": Preview(watcher, companion)})
+            server = start(app, cfg.web.host, cfg.web.port, cfg.web.threads)
+            closers.append(server.stop)
+        except ImportError as exc:
+            log.warning("no score page in this build (%s)", exc)
+        except OSError as exc:
+            log.error("cannot serve the score page on port %d: %s", cfg.web.port, exc)
+
+    def on_signal(signum, frame):
+        log.info("stopping (signal %d)", signum)
+        companion.stop()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
+    if args.run_for is not None:
+        threading.Timer(args.run_for, companion.stop).start()
+    log.info("refereeing %s", ", ".join(snap.get("players") or []) or "(set up the game on the page)")
+    try:
+        companion.run()
+    finally:
+        for close in reversed(closers):
+            try:
+                close()
+            except Exception:
+                log.debug("cleanup failed", exc_info=True)
+        table.close()
+    return 0

@@ -1,0 +1,205 @@
+"""The referee thread of `companion run`: camera events and buttons in, table inputs and sounds out."""
+import argparse
+import logging
+import queue
+import socket
+import threading
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.camera.gate import PileEvent
+from companion.camera.pipeline import CameraStatus
+from companion.camera.sources import SimulatedSource
+from companion.camera.testing import FakeRecognizer
+from companion.cards import Card
+from companion.config import parse_config
+from companion.panel import Buzzer, ButtonDecoder, ColorLeds, Press, RawEdge
+from companion.run import Companion, Notifier, Preview, build_watcher, main
+from companion.table import Table
+
+
+class FakeWatcher:
+    def __init__(self):
+        self.scans = 0
+        self.status = {"state": "ok"}
+
+    def scan_hand(self):
+        self.scans += 1
+
+    def latest_jpeg(self):
+        return b"\xff\xd8jpeg"
+
+    def latest_detections(self):
+        return [{"card": "red 7", "confidence": 0.9, "box": [0, 0, 1, 1]}]
+
+
+@pytest.fixture
+def rig():
+    factory = MockFactory(pin_class=MockPWMPin)
+    buzzer = Buzzer(18, pin_factory=factory, background=False, sleep=lambda s: None)
+    leds = ColorLeds(pin_factory=factory)
+    table = Table(None, setup={"players": ["Ann", "Ben", "Cat"], "dealer": "Cat"})
+    comp = Companion(table, queue.Queue(), watcher=FakeWatcher(), decoder=ButtonDecoder(), buzzer=buzzer, leds=leds)
+    yield comp
+    buzzer.close()
+    leds.close()
+    factory.reset()
+
+
+def card(name, **kw):
+    return PileEvent("card", 0.0, card=Card.parse(name), confidence=0.9, **kw)
+
+
+def types(out):
+    return [a["type"] for a in out]
+
+
+def test_first_card_starts_then_cards_are_plays(rig):
+    assert "start" in types(rig.handle(card("green 5")))
+    assert rig.table.snapshot()["current"] == "Ann"
+    assert types(rig.handle(card("green 7")))[:1] == ["played"]
+    assert rig.table.snapshot()["current"] == "Ben"
+    assert rig.leds.showing == ("green", False)
+    assert rig.buzzer.played[-1] == "turn"
+
+
+def test_a_card_taken_back_is_not_a_play(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("green 7"))
+    assert rig.handle(card("green 7")) == []          # the camera sees the old top again
+
+
+def test_illegal_play_buzzes(rig):
+    rig.handle(card("green 5"))
+    out = rig.handle(card("blue 3"))
+    assert "illegal_play" in types(out)
+    assert rig.buzzer.played[-1] == "illegal_play"
+
+
+def test_long_pass_undoes(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("green 7"))
+    out = rig.handle(RawEdge("pass", True, 0.0)) + rig.handle(RawEdge("pass", False, 1.5))
+    assert types(out) == ["undone"]
+    assert rig.table.snapshot()["top"] == "green 5"
+
+
+def test_wild_colour_from_a_button_and_leds_blink_meanwhile(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("wild"))
+    assert rig.table.snapshot()["awaiting"]["input"] == "color"
+    assert rig.leds.showing == (None, True) or rig.leds.showing[1] is True
+    out = rig.handle(RawEdge("blue", True, 3.0))
+    assert "color_named" in types(out)
+    assert rig.table.snapshot()["color"] == "blue"
+    assert rig.leds.showing == ("blue", False)
+
+
+def test_wild_draw_four_draw_button_accepts(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("wild draw four"))
+    rig.handle(Press("red", False, 1.0))
+    assert rig.table.snapshot()["awaiting"]["input"] == "challenge_or_accept"
+    out = rig.handle(Press("draw", False, 2.0))
+    assert "accepted" in types(out) or rig.table.snapshot()["hand_counts"]["Ben"] == 11
+
+
+def test_challenge_asks_for_a_hand_scan(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("wild draw four"))
+    rig.handle(Press("red", False, 1.0))
+    rig.handle(Press("challenge", False, 2.0))
+    need = rig.table.snapshot()["awaiting"]["input"]
+    assert need in ("verdict", "reveal")
+    assert rig.watcher.scans == 1
+    out = rig.handle(Press("green", False, 3.0))          # manual fallback: green = innocent
+    assert out and rig.table.snapshot()["awaiting"]["input"] != need
+
+
+def test_question_buzzes_and_is_kept_for_the_page(rig):
+    out = rig.handle(PileEvent("question", 1.0, candidates=("red 3", "red 8"), reason="the readings disagree"))
+    assert types(out) == ["question"] and rig.buzzer.played[-1] == "question"
+    assert rig.question["candidates"] == ["red 3", "red 8"]
+    assert Preview(rig.watcher, rig).status()["question"]["reason"] == "the readings disagree"
+    rig.handle(card("green 5"))
+    assert rig.question is None
+
+
+def test_button_that_means_nothing_now_beeps(rig):
+    assert rig.handle(Press("yellow", False, 0.0)) == []
+    assert rig.buzzer.played[-1] == "question"
+
+
+def test_camera_failure_buzzes_once_per_outage(rig):
+    for s in ["failed", "failed", "failed", "ok", "failed"]:
+        rig.handle(CameraStatus(s, "unplugged"))
+    assert rig.buzzer.played.count("camera") == 2
+
+
+def test_run_loop_with_watchdog(tmp_path):
+    path = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    server.settimeout(5)
+    table = Table(None, setup={"players": ["Ann", "Ben"], "dealer": "Ben"})
+    q = queue.Queue()
+    comp = Companion(table, q, notifier=Notifier(env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"}))
+    th = threading.Thread(target=comp.run)
+    th.start()
+    messages = [server.recv(256).decode() for _ in range(2)]
+    assert messages[0].startswith("READY=1") and messages[1] == "WATCHDOG=1"
+    q.put(card("red 4"))
+    q.put({"play": "red 9"})
+    q.put("garbage")                         # ignored, never fatal
+    comp.stop()
+    th.join(5)
+    assert server.recv(256) == b"STOPPING=1"
+    assert table.snapshot()["top"] == "red 9"
+    server.close()
+
+
+def test_notifier_without_systemd_and_abstract_sockets():
+    assert Notifier(env={}).watchdog() is False
+    n = Notifier(env={"NOTIFY_SOCKET": "@/org/example/notify", "WATCHDOG_USEC": "30000000"})
+    assert n.address == "\0/org/example/notify" and n.interval == 15.0
+
+
+def test_resume_tells_the_gate_the_top_card(tmp_path):
+    db = tmp_path / "game.db"
+    t = Table(db, setup={"players": ["Ann", "Ben"], "dealer": "Ben"})
+    t.submit({"start": "yellow 2"})
+    t.submit({"play": "yellow 6"})
+    t.close()
+    t2 = Table(db, setup={"players": ["X", "Y"]})       # a restart: the log wins over the config
+    snap = t2.snapshot()
+    assert snap["top"] == "yellow 6" and snap["players"] == ["Ann", "Ben"]
+    cfg = parse_config("")
+    watcher = build_watcher(cfg, snap["top"], recognizer=FakeRecognizer(), source=SimulatedSource())
+    assert str(watcher.gate.top) == "yellow 6"
+    t2.close()
+
+
+def test_main_rejects_a_bad_config(tmp_path, caplog):
+    p = tmp_path / "t.toml"
+    p.write_text("[camera]\nfsp = 3\n")
+    with caplog.at_level(logging.ERROR):
+        assert main(argparse.Namespace(config=str(p), no_camera=True, no_web=True, run_for=0.1)) == 2
+    assert "camera.fsp" in caplog.text
+
+
+def test_main_runs_and_resumes(tmp_path, caplog, monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    import companion.panel
+    monkeypatch.setattr(companion.panel, "_factory", None)
+    p = tmp_path / "t.toml"
+    p.write_text("[table]\nplayers = ['Ann', 'Ben']\ndb = 'game.db'\n")
+    args = argparse.Namespace(config=str(p), no_camera=True, no_web=True, run_for=0.2)
+    assert main(args) == 0
+    t = Table(tmp_path / "game.db")
+    t.submit({"start": "red 1"})
+    t.close()
+    monkeypatch.setattr(companion.panel, "_factory", None)
+    with caplog.at_level(logging.INFO):
+        assert main(args) == 0
+    assert "resumed the game" in caplog.text
