@@ -26,6 +26,10 @@ def _match(expected, actual, where: str) -> None:
         for k, v in expected.items():
             assert k in actual, f"{where}: no {k!r} in {actual}"
             _match(v, actual[k], f"{where}.{k}")
+    elif isinstance(expected, list) and expected and all(isinstance(e, dict) for e in expected):
+        assert isinstance(actual, list) and len(actual) == len(expected), f"{where}: expected {expected!r}, got {actual!r}"
+        for n, (e, a) in enumerate(zip(expected, actual)):
+            _match(e, a, f"{where}[{n}]")
     else:
         assert actual == expected, f"{where}: expected {expected!r}, got {actual!r}"
 
