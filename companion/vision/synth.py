@@ -21,7 +21,7 @@ import numpy as np
 from ..cards import Card, deck
 from .render import CARD_H, CARD_W, Face, Style, render_back, render_card
 
-CLASSES = ("index", "centre", "card")
+from .classes import DETECTOR_CLASSES as CLASSES
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
 SKIN = ((60, 95, 160), (90, 130, 200), (110, 160, 225), (45, 70, 120), (130, 175, 235), (70, 105, 175))
 

@@ -1,0 +1,49 @@
+"""Reading a card's colour from its own pixels, white-balanced on the card's white print.
+
+Hues are compared with the deck profile's colours, so a Seinfeld purple is never called blue
+when the deck is Seinfeld, and an orange never red::
+
+    >>> import numpy as np
+    >>> patch = np.zeros((20, 20, 3), np.uint8); patch[:] = (40, 30, 215)   # BGR red
+    >>> read_colour(patch, ("red", "yellow", "green", "blue"))[0]
+    'red'
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# OpenCV hue (0..180) of each printed colour
+HUES = {"red": 177, "orange": 10, "yellow": 26, "green": 62, "blue": 105, "purple": 140}
+
+
+def white_balance(patch: np.ndarray) -> np.ndarray:
+    """Scale channels so the brightest low-saturation pixels (the card's white) are grey."""
+    f = patch.reshape(-1, 3).astype(np.float32)
+    lum = f.mean(1)
+    spread = f.max(1) - f.min(1)
+    cand = f[(lum > np.percentile(lum, 80)) & (spread < 0.35 * lum + 25)]
+    if len(cand) < 5:
+        return patch
+    ref = cand.mean(0)
+    gains = ref.mean() / np.maximum(ref, 1)
+    gains = np.clip(gains, 0.6, 1.7)
+    return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def read_colour(patch: np.ndarray, colours, *, min_pixels: int = 12) -> tuple[str | None, float]:
+    """The deck colour that most saturated pixels of `patch` are nearest to, and its share."""
+    if patch is None or patch.size == 0:
+        return None, 0.0
+    hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
+    h, s, v = hsv[..., 0].ravel().astype(np.float32), hsv[..., 1].ravel(), hsv[..., 2].ravel()
+    keep = (s > 90) & (v > 50)
+    if keep.sum() < min_pixels:
+        return None, 0.0
+    h = h[keep]
+    refs = np.float32([HUES[c] for c in colours])
+    d = np.abs(h[:, None] - refs[None])
+    d = np.minimum(d, 180 - d)
+    votes = np.bincount(d.argmin(1), minlength=len(colours))
+    k = int(votes.argmax())
+    return colours[k], float(votes[k]) / max(1, keep.sum())

@@ -1,0 +1,37 @@
+"""`companion recognize --json IMAGE...`: one JSON line per image, in order (the contract of
+../shared/eval/score_recognizer.py). An unreadable image gets a line with an ``error`` field."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import cv2
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="one JSON object per image per line (the default output)")
+    p.add_argument("--deck", default="auto", help="deck profile (classic, classic112, seinfeld) or auto (any)")
+    p.add_argument("--model-dir", default=None, help="folder with recognizer.json and the ONNX models")
+    p.add_argument("--threads", type=int, default=1)
+
+
+def main(args) -> int:
+    from .recognizer import ModelError, Recognizer
+    try:
+        rec = Recognizer(args.deck, model_dir=args.model_dir, threads=args.threads)
+    except (ModelError, ValueError) as exc:
+        print(f"companion recognize: {exc}", file=sys.stderr)
+        return 2
+    for path in args.images:
+        img = cv2.imread(path, cv2.IMREAD_COLOR)
+        if img is None:
+            line = {"image": path, "error": "cannot read image", "cards": [], "top": None}
+        else:
+            try:
+                line = rec.recognize(img).to_json(path)
+            except Exception as exc:  # one bad image must not stop the batch
+                line = {"image": path, "error": f"recognition failed: {exc}", "cards": [], "top": None}
+        print(json.dumps(line), flush=True)
+    return 0

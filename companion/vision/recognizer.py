@@ -1,0 +1,270 @@
+"""The card recogniser: a YOLO detector finds corner indices, centre symbols and uncovered card
+faces; a small classifier reads each symbol from a square crop; the colour comes from the card's
+own pixels. Runs on ONNX Runtime and OpenCV only (no torch on the Pi)::
+
+    r = Recognizer(deck="classic")
+    result = r.recognize(cv2.imread("pile.jpg"))
+    result.top        # Detection(color='red', symbol='7', confidence=0.93, box=(...)) or None
+    result.cards      # every face-up card seen
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..cards import Card, CardError, all_colors, deck as deck_profile, deck_names, kinds
+from ..paths import models_dir
+from .classes import DETECTOR_CLASSES, SYMBOLS
+from .colour import read_colour
+from .dataset import crop_square
+
+
+class ModelError(RuntimeError):
+    """The recogniser's model files are missing or unreadable."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One face-up card seen: colour (None for wilds), symbol, confidence and pixel box."""
+
+    color: str | None
+    symbol: str
+    confidence: float
+    box: tuple
+
+    @property
+    def card(self) -> Card | None:
+        try:
+            return Card(None if kinds()[self.symbol].wild else self.color, self.symbol)
+        except (CardError, KeyError):
+            return None
+
+    def to_json(self) -> dict:
+        return {"color": self.color, "symbol": self.symbol, "confidence": round(self.confidence, 4),
+                "box": [round(float(v), 1) for v in self.box]}
+
+
+@dataclass
+class Recognition:
+    cards: list = field(default_factory=list)
+    top: Detection | None = None
+    parts: list = field(default_factory=list)     # raw detections (class, box, score, symbol, p)
+
+    def to_json(self, image: str | None = None) -> dict:
+        out = {"cards": [c.to_json() for c in self.cards], "top": self.top.to_json() if self.top else None}
+        return {"image": image, **out} if image is not None else out
+
+
+@dataclass
+class Part:
+    cls: str
+    box: tuple
+    score: float
+    symbol: str = "none"
+    p: float = 0.0
+    color: str | None = None
+
+    @property
+    def centre(self):
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def size(self):
+        return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
+    if not path.is_file():
+        raise ModelError(f"model file missing: {path}")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own error types
+        raise ModelError(f"cannot load model {path}: {exc}") from exc
+
+
+class Recognizer:
+    """Finds every face-up card in a BGR image, and the top card of the pile."""
+
+    def __init__(self, deck: str = "classic", *, model_dir: str | os.PathLike | None = None,
+                 threads: int = 1, conf: float | None = None):
+        if deck == "auto":   # any deck: every colour and symbol of every profile
+            self.colors = all_colors()
+            allowed = {s for name in deck_names() for s in deck_profile(name).symbols()}
+        else:
+            prof = deck_profile(deck)
+            self.colors, allowed = prof.colors, set(prof.symbols())
+        folder = Path(model_dir) if model_dir else models_dir()
+        meta_path = folder / "recognizer.json"
+        if not meta_path.is_file():
+            raise ModelError(f"model description missing: {meta_path}")
+        try:
+            self.meta = json.loads(meta_path.read_text())
+        except (OSError, ValueError) as exc:
+            raise ModelError(f"cannot read {meta_path}: {exc}") from exc
+        self.imgsz = int(self.meta.get("imgsz", 320))
+        self.conf = conf if conf is not None else float(self.meta.get("conf", 0.3))
+        self.card_conf = float(self.meta.get("card_conf", 0.4))
+        self.sym_conf = float(self.meta.get("symbol_conf", 0.5))
+        self.det = _session(folder / self.meta.get("detector", "detector.onnx"), threads)
+        self.cls = _session(folder / self.meta.get("classifier", "classifier.onnx"), threads)
+        self.crop = int(self.meta.get("crop", 48))
+        self._allowed = np.array([s in allowed for s in SYMBOLS])
+
+    # ------------------------------------------------------------ stages
+    def detect(self, image: np.ndarray) -> list[Part]:
+        h, w = image.shape[:2]
+        s = self.imgsz / max(h, w)
+        nh, nw = int(round(h * s)), int(round(w * s))
+        canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
+        top, left = (self.imgsz - nh) // 2, (self.imgsz - nw) // 2
+        canvas[top: top + nh, left: left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+        x = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        out = self.det.run(None, {self.det.get_inputs()[0].name: x})[0][0]   # (4+nc, N)
+        boxes, scores = out[:4].T, out[4:].T
+        cls = scores.argmax(1)
+        conf = scores.max(1)
+        keep = conf >= min(self.conf, self.card_conf)
+        parts = []
+        for c in range(len(DETECTOR_CLASSES)):
+            sel = np.nonzero(keep & (cls == c))[0]
+            if len(sel) == 0:
+                continue
+            b = boxes[sel]
+            xywh = np.stack([b[:, 0] - b[:, 2] / 2, b[:, 1] - b[:, 3] / 2, b[:, 2], b[:, 3]], 1)
+            idx = cv2.dnn.NMSBoxes(xywh.tolist(), conf[sel].tolist(), min(self.conf, self.card_conf), 0.5)
+            for i in np.array(idx).reshape(-1):
+                bx = b[i]
+                x1 = (bx[0] - bx[2] / 2 - left) / s
+                y1 = (bx[1] - bx[3] / 2 - top) / s
+                x2 = (bx[0] + bx[2] / 2 - left) / s
+                y2 = (bx[1] + bx[3] / 2 - top) / s
+                box = (max(0.0, x1), max(0.0, y1), min(float(w), x2), min(float(h), y2))
+                name = DETECTOR_CLASSES[c]
+                if conf[sel[i]] >= (self.card_conf if name == "card" else self.conf):
+                    parts.append(Part(name, box, float(conf[sel[i]])))
+        return parts
+
+    def classify(self, image: np.ndarray, parts: list[Part]) -> None:
+        sym_parts = [p for p in parts if p.cls != "card"]
+        if not sym_parts:
+            return
+        crops = np.stack([crop_square(image, p.box, self.crop) for p in sym_parts])
+        x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+        logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
+        logits = np.where(self._allowed[None], logits, -1e9)
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        prob = e / e.sum(1, keepdims=True)
+        for p, pr in zip(sym_parts, prob):
+            k = int(pr.argmax())
+            p.symbol, p.p = SYMBOLS[k], float(pr[k])
+
+    def colour_of(self, image: np.ndarray, box, grow: float) -> str | None:
+        x1, y1, x2, y2 = box
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        hw, hh = (x2 - x1) * grow / 2, (y2 - y1) * grow / 2
+        h, w = image.shape[:2]
+        patch = image[int(max(0, cy - hh)): int(min(h, cy + hh)), int(max(0, cx - hw)): int(min(w, cx + hw))]
+        return read_colour(patch, self.colors)[0]
+
+    # ------------------------------------------------------------ whole pipeline
+    def recognize(self, image: np.ndarray, roi: tuple | None = None) -> Recognition:
+        """Every face-up card in `image` (BGR), and the top card; `roi` = (x1, y1, x2, y2) pile area."""
+        if image is None or image.ndim != 3:
+            raise ValueError("recognize() needs a BGR colour image")
+        ox = oy = 0
+        if roi is not None:
+            x1, y1, x2, y2 = (int(v) for v in roi)
+            image, ox, oy = image[y1:y2, x1:x2], x1, y1
+        parts = self.detect(image)
+        self.classify(image, parts)
+        syms = [p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.sym_conf]
+        for p in syms:
+            if not kinds()[p.symbol].wild:
+                p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3)
+        faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
+        groups: list[tuple[Part | None, list[Part]]] = []
+        used: set[int] = set()
+        for f in faces:
+            inside = [i for i, p in enumerate(syms) if i not in used and _inside(p.centre, f.box)]
+            if not inside:
+                continue
+            used.update(inside)
+            groups.append((f, [syms[i] for i in inside]))
+        rest = [p for i, p in enumerate(syms) if i not in used]
+        for p in sorted(rest, key=lambda p: -p.score * p.p):
+            for g in groups:
+                if g[0] is None and _same_card(p, g[1]):
+                    g[1].append(p)
+                    break
+            else:
+                groups.append((None, [p]))
+        cards = []
+        top = None
+        for face, members in groups:
+            det = self._decide(image, face, members)
+            if det is None:
+                continue
+            det = Detection(det.color, det.symbol, det.confidence,
+                            tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
+            cards.append(det)
+            if face is not None and (top is None or face.score > top[0]):
+                top = (face.score, det)
+        if top is None and len(cards) == 1:
+            top = (cards[0].confidence, cards[0])
+        return Recognition(cards, top[1] if top else None, parts)
+
+    def _decide(self, image, face: Part | None, members: list[Part]) -> Detection | None:
+        votes: dict[str, float] = {}
+        for p in members:
+            votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p * p.score * (1.3 if p.cls == "centre" else 1.0)
+        symbol = max(votes, key=votes.get)
+        total = sum(votes.values())
+        agree = [p for p in members if p.symbol == symbol]
+        conf = (votes[symbol] / total) * max(p.p for p in agree) * (face.score if face else max(p.score for p in agree))
+        colour = None
+        if not kinds()[symbol].wild:
+            cvotes: dict[str, float] = {}
+            for p in agree:
+                if p.color:
+                    cvotes[p.color] = cvotes.get(p.color, 0.0) + p.p
+            if face is not None:
+                c = self.colour_of(image, face.box, 0.6)
+                if c:
+                    cvotes[c] = cvotes.get(c, 0.0) + 1.0
+            if not cvotes:
+                return None
+            colour = max(cvotes, key=cvotes.get)
+        box = face.box if face is not None else _union([p.box for p in members])
+        return Detection(colour, symbol, float(conf), box)
+
+
+def _inside(pt, box, margin: float = 0.02) -> bool:
+    w, h = box[2] - box[0], box[3] - box[1]
+    return box[0] - margin * w <= pt[0] <= box[2] + margin * w and box[1] - margin * h <= pt[1] <= box[3] + margin * h
+
+
+def _same_card(p: Part, members: list[Part]) -> bool:
+    """Two corner indices of one card: same symbol and colour, about a card's diagonal apart."""
+    for q in members:
+        if q.symbol != p.symbol or q.color != p.color:
+            return False
+        d = np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1])
+        size = (p.size + q.size) / 2
+        if not (2.5 * size <= d <= 9 * size):
+            return False
+    return True
+
+
+def _union(boxes):
+    b = np.array(boxes)
+    return (float(b[:, 0].min()), float(b[:, 1].min()), float(b[:, 2].max()), float(b[:, 3].max()))

@@ -1,0 +1,47 @@
+"""Export trained weights to the shipped files in models/.
+
+    python models/export.py --detector runs/det320/weights/best.pt --imgsz 320
+
+Copies the PyTorch weights to models/detector.pt, exports ONNX at the deployed input size to
+models/detector.onnx, and writes models/recognizer.json (what the run-time Recognizer reads).
+The classifier is exported by train_classifier.py itself.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from train_detector import offline_ultralytics  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--detector", required=True, help="trained Ultralytics .pt")
+    ap.add_argument("--imgsz", type=int, default=320)
+    ap.add_argument("--out", default=str(HERE))
+    ap.add_argument("--conf", type=float, default=0.3)
+    ap.add_argument("--card-conf", type=float, default=0.4)
+    ap.add_argument("--symbol-conf", type=float, default=0.5)
+    a = ap.parse_args(argv)
+    out = Path(a.out)
+    YOLO = offline_ultralytics()
+    model = YOLO(a.detector)
+    onnx = Path(model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=True, dynamic=False, half=False))
+    if Path(a.detector).resolve() != (out / "detector.pt").resolve():
+        shutil.copy(a.detector, out / "detector.pt")
+    shutil.move(str(onnx), out / "detector.onnx")
+    meta = {"detector": "detector.onnx", "classifier": "classifier.onnx", "imgsz": a.imgsz, "crop": 48,
+            "conf": a.conf, "card_conf": a.card_conf, "symbol_conf": a.symbol_conf,
+            "detector_classes": list(model.names.values())}
+    (out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"wrote {out / 'detector.onnx'} and {out / 'recognizer.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

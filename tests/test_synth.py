@@ -1,0 +1,65 @@
+"""The synthetic generator: deterministic per seed, and its labels match what was drawn."""
+import numpy as np
+import pytest
+
+from companion.cards import Card
+from companion.vision.render import CARD_H, CARD_W, DESIGNS, Style, render_card
+from companion.vision.synth import Canvas, card_quad, make_scene
+
+
+def test_same_seed_same_scene_and_different_seeds_differ():
+    a, b, c = make_scene(11, size=(256, 256)), make_scene(11, size=(256, 256)), make_scene(12, size=(256, 256))
+    assert a == b
+    assert not np.array_equal(a.image, c.image)
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_faces_have_two_indices_and_a_centre_inside_the_card(design):
+    style = Style.random(np.random.default_rng(3), design)
+    for text in ("red 7", "blue skip", "yellow draw two", "wild", "wild draw four", "purple 9", "wild seinfeld"):
+        face = render_card(Card.parse(text), style)
+        assert face.image.shape == (CARD_H, CARD_W, 3)
+        assert len(face.indices) == 2 and face.centre is not None
+        for x1, y1, x2, y2 in face.indices + [face.centre]:
+            assert 0 <= x1 < x2 <= CARD_W and 0 <= y1 < y2 <= CARD_H
+
+
+def test_index_boxes_cover_printed_ink():
+    """The index box lies where the face differs from its plain body colour."""
+    style = Style.random(np.random.default_rng(5), "modern")
+    face = render_card(Card.parse("green 4"), style)
+    x1, y1, x2, y2 = (int(v) for v in face.indices[0])
+    patch = face.image[y1:y2, x1:x2].astype(int)
+    assert (np.abs(patch - np.array(style.inks["green"])).sum(-1) > 150).mean() > 0.1
+
+
+def test_covered_card_loses_its_labels_and_top_card_keeps_them():
+    rng = np.random.default_rng(0)
+    style = Style.random(rng, "classic")
+    canvas = Canvas(np.full((400, 400, 3), 90, np.float32))
+    low = canvas.place(render_card(Card.parse("red 3"), style), card_quad(200, 200, 200, 0, rng, 0))
+    top = canvas.place(render_card(Card.parse("blue 5"), style), card_quad(200, 200, 200, 0, rng, 0))
+    assert canvas.visible(low, low.face.indices[0])[0] == 0.0
+    v, box = canvas.visible(top, top.face.indices[0])
+    assert v > 0.9 and box is not None
+    assert canvas.covered_by_cards(low)[0] > 0.9 and canvas.covered_by_cards(top)[0] == 0.0
+
+
+def test_scene_labels_name_the_top_card():
+    found = 0
+    for seed in range(40):
+        sc = make_scene(seed, size=(320, 320), kind="pile")
+        if sc.top is not None:
+            found += 1
+            assert any(l.cls == "card" and l.card == sc.top for l in sc.labels)
+            assert sc.top in sc.cards or not any(l.cls == "index" and l.card == sc.top for l in sc.labels)
+        for l in sc.labels:
+            x1, y1, x2, y2 = l.box
+            assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 320
+    assert found > 25
+
+
+def test_negative_scenes_have_no_face_labels():
+    for seed in range(15):
+        sc = make_scene(seed, size=(256, 256), kind="negative")
+        assert sc.labels == [] and sc.top is None and sc.cards == []
