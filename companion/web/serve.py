@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import sys
 import threading
 import time
 
@@ -21,12 +22,17 @@ from . import qr
 log = logging.getLogger(__name__)
 
 THREADS = 96
+MIN_THREADS = 32   # each open live page holds a thread: fewer would lock the sixth phone out
 
 
 class WebServer:
     """A waitress server that can run in a background thread and stop cleanly."""
 
     def __init__(self, app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS):
+        if threads < MIN_THREADS:
+            log.info("web: %d threads asked, using %d (one per open live page)", threads, MIN_THREADS)
+            threads = MIN_THREADS
+        self.threads = threads
         self.app = app
         self._server = create_server(app, host=host, port=port, threads=threads,
                                      connection_limit=max(100, threads * 2), channel_timeout=120,
@@ -77,10 +83,18 @@ class WebServer:
             self._thread.join(timeout)
 
 
-def start(app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS) -> WebServer:
-    """Start serving ``app`` in a background thread (for ``companion run`` and ``demo``)."""
+def start(app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS, *,
+          show_qr: bool | None = None) -> WebServer:
+    """Start serving ``app`` in a background thread (for ``companion run`` and ``demo``).
+
+    ``show_qr``: print the page's QR code and address (None: when stdout is a terminal).
+    """
     server = WebServer(app, host, port, threads).start()
-    log.info("score page at %s (%d threads)", server.url, threads)
+    log.info("score page at %s (%d threads)", server.url, server.threads)
+    if show_qr is None:
+        show_qr = sys.stdout.isatty()
+    if show_qr:
+        qr.print_qr(server.url)
     return server
 
 

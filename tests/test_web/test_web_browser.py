@@ -21,7 +21,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 @pytest.fixture
 def server(table):
     app = create_app(table, config={"HOST_PIN": PIN, "SSE_KEEPALIVE": 1.0})
-    srv = start(app, host="127.0.0.1", port=0, threads=16)
+    srv = start(app, host="127.0.0.1", port=0, threads=16, show_qr=False)
     yield srv
     srv.stop()
 

@@ -13,7 +13,7 @@ from companion.web.serve import add_arguments, start
 
 def test_server_in_background(table):
     app = create_app(table, config={"HOST_PIN": PIN, "SSE_KEEPALIVE": 0.5})
-    server = start(app, host="127.0.0.1", port=0, threads=8)
+    server = start(app, host="127.0.0.1", port=0, threads=8, show_qr=False)
     try:
         assert server.url == f"http://127.0.0.1:{server.port}/"
         with urllib.request.urlopen(server.local_url + "api/state", timeout=5) as r:
