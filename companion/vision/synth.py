@@ -209,7 +209,7 @@ def _hand_mask(rng, h, w, target) -> np.ndarray:
     return cv2.GaussianBlur(m, (0, 0), 1.2)
 
 
-def _add_hand(canvas: Canvas, rng, target):
+def add_hand(canvas: Canvas, rng, target):
     h, w = canvas.owner.shape
     mask = _hand_mask(rng, h, w, target)
     tone = np.float32(SKIN[rng.integers(len(SKIN))]) * rng.uniform(0.8, 1.15)
@@ -383,7 +383,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     canvas = compose(layout, rng, size, style, backgrounds, clutter=bool(rng.random() < 0.3 or kind == "negative"))
     n_hands = int(rng.integers(0, 3)) if rng.random() < (0.45 if kind != "fan" else 0.7) else 0
     for _ in range(n_hands):
-        _add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
+        add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
     labels, cards = _collect(canvas)
     top = None
     tops = [lab.card for lab in labels if lab.cls == "card"]
