@@ -104,7 +104,7 @@ def hands_moved(s: State) -> None:
 
 
 # --- playing a card ----------------------------------------------------------------------------
-def play_card(s: State, i: int, card: Card, *, color: str | None = None, target: int | None = None) -> None:
+def play_card(s: State, i: int, card: Card, *, color: str | None = None, target: int | None = None) -> None:  # noqa: ARG001
     """Seat ``i`` puts ``card`` on the pile (already judged legal); queue and run its effect."""
     color_before = s.color
     seat = s.seats[i]
@@ -132,8 +132,6 @@ def play_card(s: State, i: int, card: Card, *, color: str | None = None, target:
     steps += CARD_EFFECTS[card.kind.effect](s, i, card) if card.kind.effect in CARD_EFFECTS else []
     for st in steps:
         st.data.setdefault("color_before", color_before)
-        if target is not None and st.kind == "target" and st.player == i:
-            st.data["given"] = target
     s.steps = steps + s.steps
     run(s)
 

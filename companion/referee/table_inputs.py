@@ -191,6 +191,12 @@ def _do_play(s: State, i: int, card: Card, inp: Input, target: int | None) -> No
     fx.close_uno_window(s, i)
     s.say("played", f"{s.seats[i].name} plays {card}", player=s.seats[i].name, card=str(card))
     fx.play_card(s, i, card, color=inp.color if card.is_wild else None, target=target)
+    front = s.steps[0] if s.steps else None
+    if target is not None and front is not None and front.kind == "target" and front.player == i \
+            and target in front.data.get("choices", s.active()):
+        s.steps.pop(0)
+        fx.INPUT_HOOKS[("target", front.purpose)](s, front, target)
+        fx.run(s)
 
 
 def illegal(s: State, i: int, card: Card, reason: str, *, in_turn: bool) -> None:
