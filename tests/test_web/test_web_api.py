@@ -1,5 +1,5 @@
 """The JSON API: anyone reads, only the host changes the game."""
-from conftest import PIN, csrf_of
+from web_helpers import PIN, csrf_of
 
 
 def test_state_is_public(client, table):

@@ -1,5 +1,5 @@
 """Host login: PIN, session cookie flags, CSRF, rate limit."""
-from conftest import PIN, csrf_of, form_csrf, login
+from web_helpers import PIN, csrf_of, form_csrf, login
 
 from companion.web import create_app
 from companion.web.auth import PinLimiter

@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import PIN
+from web_helpers import PIN
 
 from companion.web import create_app
 from companion.web.serve import start

@@ -1,7 +1,7 @@
 """Bad input against every form and JSON endpoint: always an answer, never a 5xx."""
 import json
 
-from conftest import PIN, make_table
+from web_helpers import PIN, make_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

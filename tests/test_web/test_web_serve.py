@@ -5,7 +5,7 @@ import json
 import time
 import urllib.request
 
-from conftest import PIN
+from web_helpers import PIN
 
 from companion.web import create_app
 from companion.web.serve import add_arguments, start

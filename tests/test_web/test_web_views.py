@@ -1,7 +1,7 @@
 """The pages: table and scores for all, setup/corrections/camera for the host."""
 import re
 
-from conftest import PIN, form_csrf
+from web_helpers import PIN, form_csrf
 
 from companion.web import create_app
 
