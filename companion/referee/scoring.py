@@ -95,15 +95,16 @@ def _check_game_over(s: State, w: int) -> None:
             tied = [j for j in s.active() if s.seats[j].score == low]
             winner = w if w in tied else tied[0]
     else:
-        for j in s.active():
-            if s.seats[j].score >= target:
+        out = [j for j in s.active() if s.seats[j].score >= target]
+        for j in out:
+            if True:
                 s.seats[j].eliminated = True
                 s.say("eliminated", f"{s.seats[j].name} reaches {s.seats[j].score} and is out of the game",
                       player=s.seats[j].name, score=s.seats[j].score)
         left = s.active()
         if len(left) <= 1:
             winner = w
-        elif len(left) == 2 and s.rules.scoring == "elimination":
+        elif len(left) == 2 and out:
             s.say("head_to_head", f"{s.seats[left[0]].name} and {s.seats[left[1]].name} play head to head",
                   players=[s.seats[j].name for j in left])
     if winner is not None:
