@@ -97,10 +97,9 @@ def _check_game_over(s: State, w: int) -> None:
     else:
         out = [j for j in s.active() if s.seats[j].score >= target]
         for j in out:
-            if True:
-                s.seats[j].eliminated = True
-                s.say("eliminated", f"{s.seats[j].name} reaches {s.seats[j].score} and is out of the game",
-                      player=s.seats[j].name, score=s.seats[j].score)
+            s.seats[j].eliminated = True
+            s.say("eliminated", f"{s.seats[j].name} reaches {s.seats[j].score} and is out of the game",
+                  player=s.seats[j].name, score=s.seats[j].score)
         left = s.active()
         if len(left) <= 1:
             winner = w
