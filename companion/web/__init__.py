@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE": 15.0,          # seconds between keepalive comments
     "SSE_RETRY_MS": 2000,           # what browsers wait before reconnecting
     "SSE_QUEUE": 256,               # updates buffered per client before it is dropped
+    "SSE_MAX_CLIENTS": 64,          # open streams (each holds a server thread); serve() sets it
     "POLL_MS": 3000,                # the page's polling fallback
 }
 

@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 
-from flask import Blueprint, Response, current_app, stream_with_context
+from flask import Blueprint, Response, abort, current_app, stream_with_context
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +153,9 @@ def events():
     """The live feed: ``snapshot`` on connect, then ``update`` per accepted input."""
     b: Broadcaster = current_app.extensions["companion.live"]
     cfg = current_app.config
+    if b.clients >= int(cfg["SSE_MAX_CLIENTS"]):
+        # Each stream holds a server thread; past the cap the page polls /api/state instead.
+        abort(429, description="Too many live pages open: this one will refresh every few seconds.")
     gen = b.stream(keepalive=float(cfg["SSE_KEEPALIVE"]), retry_ms=int(cfg["SSE_RETRY_MS"]),
                    limit=cfg.get("SSE_LIMIT"))
     return Response(stream_with_context(gen), mimetype="text/event-stream",

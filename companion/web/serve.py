@@ -22,7 +22,7 @@ from . import qr
 log = logging.getLogger(__name__)
 
 THREADS = 96
-MIN_THREADS = 32   # each open live page holds a thread: fewer would lock the sixth phone out
+MIN_THREADS = 80   # each open live page holds a thread: 64 live pages + 16 for the rest
 
 
 class WebServer:
@@ -34,6 +34,9 @@ class WebServer:
             threads = MIN_THREADS
         self.threads = threads
         self.app = app
+        # Keep some threads for pages and the JSON API however many streams are open.
+        app.config["SSE_MAX_CLIENTS"] = min(int(app.config.get("SSE_MAX_CLIENTS", threads)),
+                                            threads - 16)
         self._server = create_server(app, host=host, port=port, threads=threads,
                                      connection_limit=max(100, threads * 2), channel_timeout=120,
                                      ident="companion", clear_untrusted_proxy_headers=True)

@@ -75,3 +75,14 @@ def test_events_endpoint(app, table):
     event, upd = parse(next(chunks))
     assert event == "update" and upd["state"]["top"] == "yellow 2"
     r.close()
+
+
+def test_too_many_streams_is_429(app, table):
+    app.config["SSE_MAX_CLIENTS"] = 1
+    b = app.extensions["companion.live"]
+    held = b.stream(keepalive=5)
+    next(held)                      # one stream open
+    r = app.test_client().get("/events")
+    assert r.status_code == 429
+    assert "refresh" in r.get_json()["message"] if r.is_json else b"refresh" in r.data
+    held.close()
