@@ -203,3 +203,53 @@ def test_main_runs_and_resumes(tmp_path, caplog, monkeypatch):
     with caplog.at_level(logging.INFO):
         assert main(args) == 0
     assert "resumed the game" in caplog.text
+
+
+# -- companion calibrate ---------------------------------------------------------------------------
+
+def test_focus_and_exposure_checks():
+    import cv2
+    from companion.calibrate import SHARP, SOFT, check_frame, focus_score
+    from companion.camera.testing import PILE_ROI, card_frame
+    sharp = card_frame("red 7")
+    assert focus_score(sharp, PILE_ROI) > SHARP
+    assert focus_score(cv2.GaussianBlur(sharp, (21, 21), 8), PILE_ROI) < SOFT
+    assert [c.ok for c in check_frame(sharp, PILE_ROI)] == [True, True]
+    dark = check_frame(card_frame("red 7", light=0.2), PILE_ROI)[0]
+    assert not dark.ok and "too dark" in dark.message
+
+
+@pytest.mark.parametrize("color", ["red", "yellow", "green", "blue"])
+def test_learn_color(color):
+    import cv2
+    import numpy as np
+    from companion.calibrate import learn_color
+    from companion.camera.testing import BGR, PILE_ROI, card_frame
+    hue = int(cv2.cvtColor(np.uint8([[BGR[color]]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    s = learn_color(card_frame(f"{color} 5"), PILE_ROI)
+    assert min(abs(s.hue - hue), 180 - abs(s.hue - hue)) < 4
+    assert s.sat > 150
+
+
+def test_calibrate_command_writes_colors(tmp_path, capsys):
+    import cv2
+    from companion.calibrate import main as calibrate
+    from companion.camera.testing import card_frame
+    from companion.config import load_config
+    frames, photos = tmp_path / "frames", tmp_path / "photos"
+    frames.mkdir(), photos.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(frames / f"{i}.png"), card_frame("green 2"))
+    for c in ["red", "yellow", "green", "blue"]:
+        cv2.imwrite(str(photos / f"{c}.png"), card_frame(f"{c} 9"))
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f"[camera]\nsource = 'replay'\npath = '{frames}'\n\n[pile]\nroi = [200, 120, 440, 360]\n")
+    args = argparse.Namespace(config=str(cfg), snapshot=str(tmp_path / "shot.jpg"), colors=False,
+                              from_dir=None, write=False, frames=3)
+    assert calibrate(args) == 0                      # framing, exposure and focus from the camera
+    out = capsys.readouterr().out
+    assert "focus: sharp" in out and (tmp_path / "shot.jpg").exists()
+    args.from_dir, args.write = str(photos), True
+    assert calibrate(args) == 0
+    learned = load_config(cfg).colors
+    assert set(learned) == {"red", "yellow", "green", "blue"} and learned["blue"].hue > 90

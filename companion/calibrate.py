@@ -1,0 +1,177 @@
+"""`companion calibrate`: check the camera's framing, exposure and focus, and learn the deck's
+colours under this room's light (written into the config's ``[colors]`` table).
+
+The checks are plain functions on a frame, so they can be tried on a photo::
+
+    >>> import numpy as np
+    >>> flat = np.full((480, 640, 3), 128, np.uint8)
+    >>> focus_score(flat)
+    0.0
+    >>> [c.ok for c in check_frame(flat, (200, 120, 440, 360))]
+    [True, False]
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cards import deck
+from companion.config import ColorSample, ConfigError, load_config, write_colors
+
+log = logging.getLogger("companion.calibrate")
+
+SHARP = 120.0        # variance of the Laplacian on the pile area: above this the cards are sharp
+SOFT = 40.0
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    message: str
+
+
+def focus_score(image: np.ndarray, roi=None) -> float:
+    """Variance of the Laplacian of the grey image (higher = sharper edges)."""
+    if roi:
+        x1, y1, x2, y2 = roi
+        image = image[y1:y2, x1:x2]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return float(cv2.Laplacian(grey, cv2.CV_64F).var())
+
+
+def check_frame(image: np.ndarray, roi=None) -> list[Check]:
+    """Exposure and focus of a frame, each with a message a person can act on."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    mean = float(grey.mean())
+    clipped = float(np.count_nonzero(grey >= 250)) / grey.size
+    if mean < 50:
+        exposure = Check("exposure", False, f"too dark (mean {mean:.0f}/255): more light on the table")
+    elif mean > 210 or clipped > 0.05:
+        exposure = Check("exposure", False, f"too bright or glare ({clipped:.0%} of pixels white): "
+                                            "move the lamp so it does not reflect off the cards")
+    else:
+        exposure = Check("exposure", True, f"good (mean {mean:.0f}/255)")
+    score = focus_score(image, roi)
+    if score >= SHARP:
+        focus = Check("focus", True, f"sharp (score {score:.0f})")
+    elif score >= SOFT:
+        focus = Check("focus", False, f"soft (score {score:.0f}, want {SHARP:.0f}+): adjust the lens or the height; "
+                                      "is a card on the pile?")
+    else:
+        focus = Check("focus", False, f"blurred or empty (score {score:.0f}): put a card on the pile and focus")
+    return [exposure, focus]
+
+
+def learn_color(image: np.ndarray, roi=None) -> ColorSample:
+    """The colour of a card lying in the middle of ``roi``: median saturation/value and the
+    circular mean hue (red wraps around hue 0/180) of the strongly coloured pixels of the
+    central 40% of the area, so the table around the card does not count."""
+    if roi:
+        x1, y1, x2, y2 = roi
+        image = image[y1:y2, x1:x2]
+    h, w = image.shape[:2]
+    image = image[int(h * 0.3):int(h * 0.7), int(w * 0.3):int(w * 0.7)]
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float64)
+    colored = hsv[(hsv[:, 1] > 80) & (hsv[:, 2] > 50)]
+    if len(colored) < 0.03 * len(hsv):
+        raise ValueError("no coloured card in the pile area (too few saturated pixels)")
+    angle = colored[:, 0] * (2 * np.pi / 180)
+    hue = (np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2) % 180
+    return ColorSample(round(float(hue), 1), round(float(np.median(colored[:, 1])), 1),
+                       round(float(np.median(colored[:, 2])), 1))
+
+
+def grab(source, n: int = 10) -> np.ndarray:
+    """The last of ``n`` frames (the first ones let exposure settle)."""
+    frame = None
+    for _ in range(n):
+        f = source.read()
+        if f is None:
+            break
+        frame = f.image
+    if frame is None:
+        raise RuntimeError("the camera gave no frame")
+    return frame
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, help="the table's TOML config")
+    parser.add_argument("--snapshot", default="calibrate.jpg", help="write a frame with the pile area drawn here")
+    parser.add_argument("--colors", action="store_true", help="learn the deck's colours from cards shown one by one")
+    parser.add_argument("--from", dest="from_dir", default=None,
+                        help="learn colours from photos DIR/<colour>.jpg instead of the camera")
+    parser.add_argument("--write", action="store_true", help="write the learned colours into the config")
+    parser.add_argument("--frames", type=int, default=15, help="frames to take per look (default 15)")
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        log.error("%s", exc)
+        return 2
+    roi = cfg.pile.roi
+    colors = deck(cfg.table.deck).colors
+    source = None
+    if args.from_dir is None:
+        from companion.camera.sources import CameraError, open_source
+        source = open_source(cfg.camera, realtime_replay=False)
+        try:
+            source.open()
+        except CameraError as exc:
+            log.error("%s", exc)
+            return 1
+    ok = True
+    try:
+        if source is not None:
+            frame = grab(source, args.frames)
+            h, w = frame.shape[:2]
+            print(f"camera: {w}x{h}; pile area {roi or 'the whole frame'}")
+            for c in check_frame(frame, roi):
+                ok &= c.ok
+                print(f"  {'ok ' if c.ok else 'FIX'} {c.name}: {c.message}")
+            shot = frame.copy()
+            if roi:
+                cv2.rectangle(shot, roi[:2], roi[2:], (0, 255, 255), 2)
+            cv2.imwrite(args.snapshot, shot)
+            print(f"  snapshot with the pile area: {args.snapshot} (the whole pile should sit inside the box)")
+        if args.colors or args.from_dir:
+            learned = {}
+            for color in colors:
+                if args.from_dir:
+                    path = next((p for p in Path(args.from_dir).glob(f"{color}.*")), None)
+                    image = cv2.imread(str(path)) if path else None
+                    if image is None:
+                        log.error("no photo %s/%s.jpg", args.from_dir, color)
+                        return 1
+                else:
+                    input(f"Put a {color} number card in the middle of the pile area, take your hand away, press Enter… ")
+                    time.sleep(0.5)
+                    image = grab(source, args.frames)
+                try:
+                    learned[color] = learn_color(image, roi)
+                except ValueError as exc:
+                    log.error("%s: %s", color, exc)
+                    return 1
+                s = learned[color]
+                print(f"  {color}: hue {s.hue}, saturation {s.sat}, value {s.val}")
+            if args.write:
+                write_colors(args.config, learned)
+                print(f"colours written to [colors] in {args.config}")
+            else:
+                print("[colors]")
+                for name, s in learned.items():
+                    print(f"{name} = {{ hue = {s.hue}, sat = {s.sat}, val = {s.val} }}")
+                print("(add --write to store them in the config)")
+    finally:
+        if source is not None:
+            source.close()
+    return 0 if ok else 1
+
