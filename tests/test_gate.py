@@ -188,3 +188,20 @@ def test_hand_scan_reads_the_whole_frame():
     events = run(gate, still(3, top="red 7") + [dict(top="red 7", hand=(300, 300))] * 3 + still(20, top="green 2"))
     assert [e.kind for e in events] == ["hand"]
     assert [str(c) for c in events[0].cards] == ["green 2"]
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import companion.calibrate
+    import companion.camera.gate
+    import companion.camera.pipeline
+    import companion.camera.sources
+    import companion.camera.testing
+    import companion.config
+    import companion.panel
+    import companion.run
+    for mod in (companion.camera.gate, companion.camera.pipeline, companion.camera.sources,
+                companion.camera.testing, companion.config, companion.panel, companion.run, companion.calibrate):
+        result = doctest.testmod(mod)
+        assert result.failed == 0, mod.__name__
