@@ -296,9 +296,10 @@ def main(args: argparse.Namespace) -> int:
 
     table = Table(cfg.table.db, setup=cfg.setup() if cfg.table.players else None)
     snap = table.snapshot()
-    if snap.get("phase") not in (None, "setup") and table.history():
-        log.info("resumed the game from %s: %d inputs, round %s, %s to play", cfg.table.db,
-                 len(table.history()), snap.get("round"), snap.get("current") or "nobody")
+    inputs = len(table.history())
+    if inputs > (1 if cfg.table.players else 0):     # more than the setup this start just wrote
+        log.info("resumed the game from %s: %d inputs, round %s, %s", cfg.table.db, inputs, snap.get("round"),
+                 f"{snap['current']} to play" if snap.get("current") else (snap.get("awaiting") or {}).get("prompt", "over"))
     events: queue.Queue = queue.Queue()
     factory = default_pin_factory()
     closers: list[Callable[[], None]] = []

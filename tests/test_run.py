@@ -253,3 +253,41 @@ def test_calibrate_command_writes_colors(tmp_path, capsys):
     assert calibrate(args) == 0
     learned = load_config(cfg).colors
     assert set(learned) == {"red", "yellow", "green", "blue"} and learned["blue"].hue > 90
+
+
+def test_hand_scan_answers_a_challenge(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("wild draw four"))
+    rig.handle(Press("red", False, 1.0))
+    rig.handle(Press("challenge", False, 2.0))
+    assert rig.table.snapshot()["awaiting"]["input"] in ("verdict", "reveal")
+    hand = PileEvent("hand", 3.0, cards=(Card.parse("green 1"), Card.parse("blue 2")))
+    out = rig.handle(hand)
+    assert out, "the revealed hand must be submitted"
+    assert rig.table.history()[-1]["event"] == {"reveal": ["green 1", "blue 2"]}
+
+
+def test_frames_to_referee_end_to_end():
+    """Rendered frames -> SimulatedSource -> CardWatcher -> Companion -> Table, in one thread."""
+    from companion.camera.gate import MotionGate
+    from companion.camera.pipeline import CardWatcher
+    from companion.camera.testing import PILE_ROI, card_frame
+    table = Table(None, setup={"players": ["Ann", "Ben"], "dealer": "Ben"})
+    src = SimulatedSource()
+    watcher = CardWatcher(src, MotionGate(FakeRecognizer(), roi=PILE_ROI, settle=0.4))
+    comp = Companion(table, queue.Queue(), watcher=watcher)
+    script, prev, t = [], None, 0.0
+    for k, name in enumerate(["yellow 4", "yellow 9", "red 9", "red 2"]):
+        script += [card_frame(prev, hand=(60 + 50 * i, 400 - 30 * i)) for i in range(6)]
+        script += [card_frame(name, under=(prev,) if prev else (), offset=(5 * k, -4 * k))] * 12
+        prev = name
+    for i, image in enumerate(script):
+        src.push(image, t=i / 15)
+    src.end()
+    for event in watcher.events():
+        comp.handle(event)
+    snap = table.snapshot()
+    assert snap["top"] == "red 2" and snap["current"] == "Ben"
+    assert [h["event"] for h in table.history()[1:]] == [
+        {"start": "yellow 4"}, {"play": "yellow 9"}, {"play": "red 9"}, {"play": "red 2"}]
+    assert [h["source"] for h in table.history()[1:]] == ["camera"] * 4
