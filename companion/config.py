@@ -63,7 +63,7 @@ class CameraConfig:
     fps: int = 15
     rotate: int = 0               # 0, 90, 180 or 270 degrees
     flip: bool = False
-    model: str = ""               # recogniser weights; empty = the shipped model
+    model: str = ""               # folder of the recogniser model (recognizer.json + ONNX); empty = models/
 
 
 @dataclass(frozen=True)
@@ -255,6 +255,9 @@ def _build(data: dict, path: Path | None) -> Config:
         raise ConfigError("camera.path is needed when camera.source = \"replay\" (a video file or a folder of images)")
     if cam_path and path is not None and not Path(cam_path).is_absolute():
         cam_path = str(path.parent / cam_path)
+    model = s.get("model", "", str)
+    if model and path is not None and not Path(model).is_absolute():
+        model = str(path.parent / model)
     camera = CameraConfig(
         source=source, device=device, path=cam_path,
         width=s.get("width", 640, int, lo=160, hi=4096),
@@ -262,7 +265,7 @@ def _build(data: dict, path: Path | None) -> Config:
         fps=s.get("fps", 15, int, lo=1, hi=60),
         rotate=s.get("rotate", 0, int, choices=(0, 90, 180, 270)),
         flip=s.get("flip", False, bool),
-        model=s.get("model", "", str),
+        model=model,
     )
 
     # [pile]

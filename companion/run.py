@@ -264,7 +264,7 @@ def build_watcher(cfg: Config, top, *, recognizer=None, source=None) -> CardWatc
     if recognizer is None:
         try:
             from companion.vision import Recognizer
-            recognizer = Recognizer(deck=cfg.table.deck, **({"model": cfg.camera.model} if cfg.camera.model else {}))
+            recognizer = Recognizer(deck=cfg.table.deck, model_dir=cfg.camera.model or None)
         except Exception as exc:   # no model, or no vision in this build: buttons and page still work
             log.error("no card recogniser (%s): running without the camera; enter plays on the page", exc)
             return None
