@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from companion.cards import Card, deck as deck_profile
 from companion.referee.legality import mismatch, wd4_guilty
@@ -50,14 +50,12 @@ class Move:
 
 @dataclass
 class Script:
-    """The scripted mistakes still to make (each once, at its first chance), and a record of
-    the ones made: ``{"kind", "player", "text"}``."""
+    """The scripted mistakes still to make (each once, at its first chance)."""
 
     forget_uno: bool = True
     illegal: bool = True
     bluff: bool = True
     illegal_after: int = 6          # plays into the game before the illegal card
-    made: list = field(default_factory=list)
     forgot: str | None = None       # who forgot UNO and waits to be caught
     bluffed: dict | None = None     # the bluffed Wild Draw Four waiting for its challenge
 
@@ -218,6 +216,8 @@ class Bots:
     def _turn(self, snap: dict, who: str, aw: dict) -> Move:
         s = self.script
         caught = (snap.get("uno") or {}).get("can_be_caught")
+        if s.forgot and caught != s.forgot:      # the chance to catch went by: forget again later
+            s.forgot, s.forget_uno = None, True
         if caught and caught == s.forgot:
             catcher = who if who != caught else next(p for p in snap["players"] if p != caught)
             s.forgot = None
@@ -245,9 +245,9 @@ class Bots:
             wd4 = next((c for c in hand if c.symbol == "wild_draw_four"), None)
             if wd4 is not None and self._bluffing(who, wd4):
                 s.bluff = False
-                s.bluffed = {"player": who, "victim": None}
-                return Move("play", who, CAMERA, {"play": str(wd4)}, card=wd4, mistake="bluff",
-                            text=f"{who} bluffs a Wild Draw Four while holding {self.cards.color}")
+                text = f"{who} bluffs a Wild Draw Four while holding {self.cards.color}"
+                s.bluffed = {"player": who, "victim": None, "text": text}
+                return Move("play", who, CAMERA, {"play": str(wd4)}, card=wd4, mistake="bluff", text=text)
         honest = [c for c in legal if c.symbol != "wild_draw_four" or not self._bluffing(who, c)]
         if not honest:
             return Move("draw", who, BUTTON, {"draw": 1}, button="draw", text=f"{who} draws")
@@ -273,6 +273,5 @@ class Bots:
         if s.forget_uno:
             s.forget_uno = False
             s.forgot = who
-            s.made.append({"kind": "forgot_uno", "player": who, "text": f"{who} forgets to call UNO"})
             return None
         return Move("uno", who, BUTTON, {"uno": True}, button="uno", text=f"{who} calls UNO")
