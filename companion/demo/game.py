@@ -106,9 +106,13 @@ class Eyes:
             while len(self._shots) > 64:
                 self._shots.popitem(last=False)
 
-    def recognize(self, image, roi=None):
+    def truth(self, image) -> Shot | None:
+        """The rendered frame ``image`` is (one of the last 64 pushed), with its true top card."""
         with self._lock:
-            shot = self._shots.get(id(image))
+            return self._shots.get(id(image))
+
+    def recognize(self, image, roi=None):
+        shot = self.truth(image)
         if self.oracle:
             rec = _oracle(shot)
         else:

@@ -1,0 +1,158 @@
+"""`companion demo` end to end: rendered frames -> motion gate -> recogniser -> referee, bots on
+mock-pin buttons, checked against the real (simulated) cards.
+
+The test with the trained recogniser skips only when its model files are absent; the others use
+the simulation's own truth as the "recogniser" (said so in every report) to test everything
+around it, including misreads the host has to fix.
+"""
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import pytest
+
+from companion.cards import Card
+from companion.demo import main, player_names, print_summary
+from companion.demo.game import DemoGame, Eyes, _oracle
+from companion.table import Table
+
+SEED = 5
+
+
+def _play(eyes, *, players=("Ann", "Ben", "Cat"), rounds=1, target=500, seed=SEED):
+    table = Table(None)
+    game = DemoGame(table, eyes, players=list(players), seed=seed, target=target, rounds=rounds)
+    try:
+        report = game.play()
+        history = table.history()
+        snap = table.snapshot()
+    finally:
+        game.close()
+        table.close()
+    return report, history, snap
+
+
+def _assert_agrees(report, history, snap):
+    """The referee's view matches the real cards, and every channel was really used."""
+    assert report.disagreements == []
+    assert report.rounds and all(r["ok"] for r in report.rounds)
+    r = report.rounds[0]
+    assert r["winner"] is not None and r["referee_winner"] == r["winner"]
+    assert r["referee_points"] == r["points"] > 0
+    assert report.scores == report.truth_scores == snap["scores"]
+    assert snap["scores"][r["winner"]] == r["points"]
+    sources = Counter(e["source"] for e in history)
+    events = Counter(next(iter(e["event"])) for e in history if e["source"] == "button")
+    assert sources["camera"] >= report.plays_right > 20          # the cards came through the gate
+    assert {"uno", "catch", "challenge", "draw", "verdict"} <= set(events)   # and the buttons through the panel
+    kinds = {m["kind"]: m["ok"] for m in report.mistakes}
+    assert kinds == {"illegal": True, "forgot_uno": True, "bluff": True}
+
+
+class Misreader:
+    """Answers like the simulation, except that it misreads the cards of the plays in ``wrong``
+    (by play number) as another card: the host must fix them and the game must go on."""
+
+    def __init__(self, wrong: set[int]):
+        self.eyes: Eyes | None = None
+        self.wrong = wrong
+        self.plays: dict[int, int] = {}
+        self.kept: list = []              # the shots numbered, kept alive so their ids stay unique
+
+    def recognize(self, image, roi=None):
+        shot = self.eyes.truth(image)
+        rec = _oracle(shot)
+        if shot is None or shot.truth is None:
+            return rec
+        if id(shot) not in self.plays:
+            self.kept.append(shot)
+            self.plays[id(shot)] = len(self.plays) + 1
+        n = self.plays[id(shot)]
+        if n in self.wrong:
+            c = shot.truth
+            other = Card("green" if c.color != "green" else "blue", "5")
+            return _oracle(type(shot)(shot.image, other, shot.box))
+        return rec
+
+
+def test_demo_round_with_misreads_the_host_fixes():
+    liar = Misreader({4, 9})
+    eyes = Eyes(liar)
+    liar.eyes = eyes
+    report, history, snap = _play(eyes)
+    _assert_agrees(report, history, snap)
+    assert len(report.camera_fixes) >= 2
+    assert report.plays_right == report.plays_seen - len(report.camera_fixes)
+    assert eyes.right < eyes.frames and len(eyes.mistakes) >= 4       # two reads per misread card
+    assert all(m["seen"] == "green 5" or m["seen"] == "blue 5" for m in eyes.mistakes)
+    hosts = [e["event"] for e in history if e["source"] == "host"]
+    assert hosts.count({"undo": True}) >= 2
+    out = io.StringIO()
+    print_summary(report, out=out)
+    assert "fixed by the host" in out.getvalue() and "frames read" in out.getvalue()
+
+
+def _models_present() -> bool:
+    from companion.paths import models_dir
+    d = models_dir()
+    return all((d / f).is_file() for f in ("recognizer.json", "detector.onnx", "classifier.onnx"))
+
+
+@pytest.mark.skipif(not _models_present(), reason="the trained recogniser (models/recognizer.json, "
+                    "detector.onnx, classifier.onnx) is not in the repository yet")
+def test_demo_round_with_the_real_recogniser():
+    from companion.vision.recognizer import Recognizer
+    eyes = Eyes(Recognizer(deck="classic"))
+    report, history, snap = _play(eyes)
+    _assert_agrees(report, history, snap)
+    assert eyes.mistakes == []
+    assert eyes.right == eyes.frames > 40
+    assert report.camera_fixes == [] and report.plays_right == report.plays_seen
+
+
+def test_demo_command_plays_to_the_target(tmp_path, capsys):
+    """The command itself: two bots, a small target so the game ends, the page on a free port."""
+    import argparse
+
+    from companion.demo import add_arguments
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args(["--oracle", "--fast", "--players", "Ann,Ben", "--target", "60", "--seed", "3",
+                         "--port", "0", "--db", str(tmp_path / "demo.db")])
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Score page: http://" in out
+    assert "wins the game" in out and "NOT the recogniser" in out
+    assert "The referee agreed with the real cards all game." in out
+    table = Table(tmp_path / "demo.db")
+    try:
+        snap = table.snapshot()
+        assert snap["phase"] == "over" and max(snap["scores"].values()) >= 60
+    finally:
+        table.close()
+
+
+def test_demo_without_a_model_stops_with_a_clear_message(monkeypatch, capsys):
+    import argparse
+
+    import companion.vision.recognizer as rec
+    from companion.demo import add_arguments
+
+    def missing(*a, **kw):
+        raise rec.ModelError("model description missing: models/recognizer.json")
+    monkeypatch.setattr(rec, "Recognizer", missing)
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    assert main(p.parse_args(["--fast", "--no-web"])) == 2
+    err = capsys.readouterr().err
+    assert "no card recogniser" in err and "--oracle" in err
+
+
+def test_player_names():
+    assert player_names(["3"]) == ["Ann", "Ben", "Cat"]
+    assert player_names(["Zoe,Yan"]) == ["Zoe", "Yan"]
+    assert player_names(["Zoe", "Yan", "Xi"]) == ["Zoe", "Yan", "Xi"]
+    for bad in (["1"], ["11"], ["Zoe,Zoe"], ["Zoe"]):
+        with pytest.raises(ValueError):
+            player_names(bad)
