@@ -40,11 +40,11 @@ class SymbolNet(nn.Module):
         def block(i, o):
             return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
 
-        self.features = nn.Sequential(block(3, 24), block(24, 24), nn.MaxPool2d(2),
-                                      block(24, 48), block(48, 48), nn.MaxPool2d(2),
-                                      block(48, 96), block(96, 96), nn.MaxPool2d(2),
-                                      block(96, 160), nn.AdaptiveAvgPool2d(1))
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, n_classes))
+        self.features = nn.Sequential(block(3, 16), nn.MaxPool2d(2),
+                                      block(16, 32), nn.MaxPool2d(2),
+                                      block(32, 64), block(64, 64), nn.MaxPool2d(2),
+                                      block(64, 128), nn.AdaptiveAvgPool2d(1))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, n_classes))
 
     def forward(self, x):
         return self.head(self.features(x))

@@ -74,9 +74,13 @@ def crop_square(img: np.ndarray, box, size: int, pad: float = 0.15, jitter: np.r
     return cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
+RARE = ("wild", "wild_draw_four", "wild_swap_hands", "wild_shuffle_hands", "wild_customizable", "wild_seinfeld",
+        "6", "9", "skip", "reverse", "draw_two")
+
+
 def _write_crops(args):
-    seed, out, size = args
-    sc = make_scene(seed, size=_scene_size(seed))
+    seed, out, size, favour = args
+    sc = make_scene(seed, size=_scene_size(seed), favour=favour)
     rng = np.random.default_rng(seed + 17)
     rows = []
     for k, lab in enumerate(sc.labels):
@@ -101,10 +105,10 @@ def _write_crops(args):
     return rows
 
 
-def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2) -> Path:
+def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = ()) -> Path:
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(first_seed + i, out, size) for i in range(count)]
+    jobs = [(first_seed + i, out, size, favour) for i in range(count)]
     rows = []
     with mp.Pool(procs) as pool:
         for k, r in enumerate(pool.imap_unordered(_write_crops, jobs, chunksize=16)):
@@ -123,12 +127,13 @@ def main(argv=None):
     ap.add_argument("--val", type=int, default=400)
     ap.add_argument("--first-seed", type=int, default=None)
     ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--rare", action="store_true", help="draw the rare symbols far more often (crops)")
     a = ap.parse_args(argv)
     if a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
-        print(write_crops(Path(a.out), a.count, seed, procs=a.procs))
+        print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else ()))
 
 
 if __name__ == "__main__":

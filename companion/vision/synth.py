@@ -294,7 +294,10 @@ def camera_effects(img: np.ndarray, rng: np.random.Generator, strength: float = 
 
 
 # ------------------------------------------------------------------ scenes
-def _random_card(rng, deck_name: str) -> Card:
+def _random_card(rng, deck_name: str, favour: tuple = ()) -> Card:
+    if favour and rng.random() < 0.5:
+        sym = favour[rng.integers(len(favour))]
+        return Card(None, sym) if sym.startswith("wild") else Card(deck(deck_name).colors[rng.integers(4)], sym)
     cards = deck(deck_name).cards(alternative=bool(rng.random() < 0.5))
     return cards[rng.integers(len(cards))]
 
@@ -337,8 +340,11 @@ def compose(cards_layout, rng, size, style, backgrounds=None, *, hands=0, clutte
 
 
 def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind: str | None = None,
-               backgrounds=None, effects: bool = True) -> Scene:
-    """One labelled scene; the same seed always gives the same scene."""
+               backgrounds=None, effects: bool = True, favour: tuple = ()) -> Scene:
+    """One labelled scene; the same seed always gives the same scene.
+
+    ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
+    training crops)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
@@ -351,11 +357,11 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     if kind == "pile":
         for _ in range(rng.integers(0, 7)):
             off = rng.normal(0, 0.18 * height, 2)
-            layout.append((_random_card(rng, deck_name), card_quad(cx + off[0], cy + off[1], height, rng.uniform(0, 360), rng)))
-        layout.append((_random_card(rng, deck_name), card_quad(cx, cy, height, rng.uniform(0, 360), rng)))
+            layout.append((_random_card(rng, deck_name, favour), card_quad(cx + off[0], cy + off[1], height, rng.uniform(0, 360), rng)))
+        layout.append((_random_card(rng, deck_name, favour), card_quad(cx, cy, height, rng.uniform(0, 360), rng)))
     elif kind == "single":
         cx, cy = rng.uniform(0.05, 0.95) * w, rng.uniform(0.05, 0.95) * h
-        layout.append((_random_card(rng, deck_name), card_quad(cx, cy, height * rng.uniform(1, 1.5), rng.uniform(0, 360), rng)))
+        layout.append((_random_card(rng, deck_name, favour), card_quad(cx, cy, height * rng.uniform(1, 1.5), rng.uniform(0, 360), rng)))
     elif kind == "fan":
         n = int(rng.integers(2, 8))
         height = min(height, 0.55 * m)
@@ -366,7 +372,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
             a = base + (k - (n - 1) / 2) * step
             r = np.deg2rad(a)
             centre = pivot + np.float32([np.sin(r), -np.cos(r)]) * height * rng.uniform(0.45, 0.6)
-            layout.append((_random_card(rng, deck_name), card_quad(centre[0], centre[1], height, a, rng, 0.02)))
+            layout.append((_random_card(rng, deck_name, favour), card_quad(centre[0], centre[1], height, a, rng, 0.02)))
     elif kind == "spread":
         n = int(rng.integers(2, 6))
         height = min(height, 0.45 * m)
@@ -376,7 +382,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
         start = np.float32([cx, cy]) - d * gap * (n - 1) / 2
         for k in range(n):
             c = start + d * gap * k
-            layout.append((_random_card(rng, deck_name), card_quad(c[0], c[1], height, ang + rng.normal(0, 4), rng)))
+            layout.append((_random_card(rng, deck_name, favour), card_quad(c[0], c[1], height, ang + rng.normal(0, 4), rng)))
     else:  # negative: maybe card backs, hands, phones, paper
         for _ in range(rng.integers(0, 3)):
             layout.append((None, card_quad(rng.uniform(0, w), rng.uniform(0, h), height, rng.uniform(0, 360), rng)))

@@ -1,0 +1,59 @@
+"""`companion recognize --json`: the contract of ../shared/eval/score_recognizer.py, and its errors."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.paths import models_dir
+from companion.vision.synth import make_scene
+
+HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "companion.cli", "recognize", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_missing_model_is_a_clear_error_naming_the_path(tmp_path):
+    img = tmp_path / "a.jpg"
+    cv2.imwrite(str(img), make_scene(1, size=(160, 160)).image)
+    out = run("--json", "--model-dir", str(tmp_path / "nowhere"), str(img))
+    assert out.returncode == 2
+    assert str(tmp_path / "nowhere") in out.stderr and out.stdout == ""
+
+
+def test_corrupt_model_is_a_clear_error(tmp_path):
+    (tmp_path / "recognizer.json").write_text(json.dumps({"detector": "detector.onnx", "classifier": "classifier.onnx"}))
+    (tmp_path / "detector.onnx").write_bytes(b"not a model")
+    (tmp_path / "classifier.onnx").write_bytes(b"not a model")
+    img = tmp_path / "a.jpg"
+    cv2.imwrite(str(img), make_scene(1, size=(160, 160)).image)
+    out = run("--json", "--model-dir", str(tmp_path), str(img))
+    assert out.returncode == 2 and "detector.onnx" in out.stderr
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_one_json_line_per_image_in_order_and_errors_inline(tmp_path):
+    paths = []
+    for seed in range(3):
+        p = tmp_path / f"img{seed}.jpg"
+        cv2.imwrite(str(p), make_scene(100 + seed, size=(320, 240)).image)
+        paths.append(str(p))
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"\xff\xd8 not really a jpeg")
+    paths.insert(1, str(bad))
+    paths.append(str(tmp_path / "missing.png"))
+    out = run("--json", *paths)
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(l) for l in out.stdout.splitlines()]
+    assert [l["image"] for l in lines] == paths
+    assert "error" in lines[1] and "error" in lines[-1]
+    for l in lines[:1] + lines[2:-1]:
+        assert "error" not in l
+        assert isinstance(l["cards"], list)
+        for c in l["cards"] + ([l["top"]] if l["top"] else []):
+            assert set(c) >= {"color", "symbol", "confidence", "box"} and len(c["box"]) == 4

@@ -1,0 +1,45 @@
+"""A tiny training smoke run: the recipes in models/ run end to end (real training never runs in CI)."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+need_train = pytest.mark.skipif(
+    importlib.util.find_spec("ultralytics") is None or importlib.util.find_spec("torch") is None,
+    reason="the training extra (torch, ultralytics) is not installed")
+
+
+@need_train
+def test_detector_recipe_trains_one_epoch_offline(tmp_path):
+    from companion.vision.dataset import write_detector_dataset
+    data = write_detector_dataset(tmp_path / "det", count=6, val=2, procs=1)
+    env = {**os.environ, "YOLO_OFFLINE": "1", "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}
+    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_detector.py"), "--data", str(data),
+                          "--epochs", "1", "--imgsz", "64", "--batch", "4", "--workers", "0",
+                          "--project", str(tmp_path / "runs"), "--name", "smoke"],
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").is_file()
+
+
+@need_train
+def test_classifier_recipe_trains_and_exports_onnx(tmp_path):
+    import onnxruntime as ort
+    from companion.vision.classes import SYMBOLS
+    from companion.vision.dataset import write_crops
+    write_crops(tmp_path / "crops", count=6, first_seed=123, procs=1)
+    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_classifier.py"), "--crops", str(tmp_path / "crops"),
+                          "--epochs", "1", "--batch", "16", "--out", str(tmp_path / "cls")],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    sess = ort.InferenceSession(str(tmp_path / "cls.onnx"), providers=["CPUExecutionProvider"])
+    logits = sess.run(None, {"crops": np.zeros((2, 3, 48, 48), np.float32)})[0]
+    assert logits.shape == (2, len(SYMBOLS))
+    rows = json.loads((tmp_path / "crops" / "crops.json").read_text())
+    assert rows and all(r["symbol"] in SYMBOLS for r in rows)
