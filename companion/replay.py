@@ -8,6 +8,7 @@ import json
 import sys
 
 from .referee import InputError, Referee
+from .table import parse_table_input
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +27,8 @@ def replay_lines(lines, ref: Referee | None = None) -> Referee:
         except json.JSONDecodeError as exc:
             raise InputError(f"line {n}: not JSON ({exc.msg})") from None
         try:
-            ref.apply(event)
+            if parse_table_input(event) is None:      # pause/resume: the table's, not the game's
+                ref.apply(event)
         except InputError as exc:
             raise InputError(f"line {n}: {exc}") from None
     return ref
