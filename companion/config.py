@@ -88,7 +88,7 @@ class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
     host_pin: str = ""            # digits the host types on the page to undo or correct
-    threads: int = 32             # each open live page holds one waitress thread
+    threads: int = 96             # each open live page holds a waitress thread; below 80 is raised to 80
 
 
 @dataclass(frozen=True)
@@ -311,7 +311,7 @@ def _build(data: dict, path: Path | None) -> Config:
         host=s.get("host", "0.0.0.0", str),
         port=s.get("port", 8080, int, lo=1, hi=65535),
         host_pin=host_pin,
-        threads=s.get("threads", 32, int, lo=2, hi=256),
+        threads=s.get("threads", WebConfig.threads, int, lo=2, hi=256),
     )
 
     # [panel]

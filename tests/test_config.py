@@ -106,3 +106,10 @@ def test_write_colors_replaces_only_the_colors_table(tmp_path):
     cfg = load_config(p)
     assert cfg.web.port == 9000 and cfg.table.players == ("Ann", "Bob")
     assert cfg.colors == {"red": ColorSample(4.0, 200.0, 180.0), "blue": ColorSample(108.0, 190.0, 150.0)}
+
+
+def test_web_threads_default_is_what_the_server_uses():
+    from companion.web.serve import MIN_THREADS, THREADS
+    assert parse_config("").web.threads == THREADS >= MIN_THREADS
+    assert load_config(ROOT / "examples" / "table.toml").web.threads == THREADS
+    assert parse_config("[web]\nthreads = 120").web.threads == 120
