@@ -188,8 +188,13 @@ def print_summary(report, *, oracle: bool = False, out=None) -> None:
         w(f"  frames read: {eyes.right}/{eyes.frames} right", file=out)
         for m in eyes.mistakes:
             w(f"    read {m['seen']} ({m['confidence']}) where {m['truth']} lay", file=out)
+    twins = [f for f in report.camera_fixes if f.get("twin")]
+    if twins:
+        w(f"  {len(twins)} cards were put squarely on their twin (the same face): the gate takes that "
+          f"for the same card nudged, so the host entered them", file=out)
     for f in report.camera_fixes:
-        w(f"  fixed by the host: {f['card']} (the referee got {f['got']})", file=out)
+        if not f.get("twin"):
+            w(f"  fixed by the host: {f['card']} (the referee got {f['got']})", file=out)
     w(f"  {report.frames} frames rendered in {report.seconds:.0f} s, {report.moves} moves", file=out)
     w("Scripted mistakes:", file=out)
     for m in report.mistakes:

@@ -245,7 +245,9 @@ class DemoGame:
     def perform(self, move: Move) -> list[dict]:
         """Carry out ``move``; return the announcements of the input it meant (after any fix)."""
         self._updates.clear()
+        twin = False
         if move.channel == CAMERA:
+            twin = move.kind == "play" and move.card == self.scene.top
             self._film(self.scene.drop(move.card))
         elif move.channel == BUTTON:
             self._press(move.button)
@@ -258,9 +260,9 @@ class DemoGame:
             if move.channel == CAMERA:
                 self.report.plays_right += 1
             return list(self._updates[0]["announcements"])
-        return self._fix(move, got)
+        return self._fix(move, got, twin=twin)
 
-    def _fix(self, move: Move, got: list[dict]) -> list[dict]:
+    def _fix(self, move: Move, got: list[dict], *, twin: bool = False) -> list[dict]:
         """The host puts right what the camera (or a button) got wrong: undo what it caused, then
         enter what really happened, as the page's "fix misread card" does."""
         what = ", ".join(_describe(e) for e in got) or "nothing"
@@ -268,8 +270,9 @@ class DemoGame:
             question = self.companion.question
             if not got and question:
                 what = f"a question ({question['reason']}; {', '.join(question['candidates']) or 'no guess'})"
-            self.report.camera_fixes.append({"card": str(move.card), "got": what})
-            self.say(f"  [camera] {move.card} landed; the referee got {what}: the host fixes it")
+            self.report.camera_fixes.append({"card": str(move.card), "got": what, "twin": twin})
+            why = " (the twin of the top card: the gate takes it for the same card nudged)" if twin else ""
+            self.say(f"  [camera] {move.card} landed; the referee got {what}{why}: the host enters it")
         else:
             self.report.disagreements.append(f"{move.text}: expected {move.expect}, the referee got {what}")
             log.error("%s: expected %s, got %s", move.text, move.expect, what)
@@ -286,7 +289,7 @@ class DemoGame:
         self._updates.clear()
         self._film(self.scene.take_back())
         for u in list(self._updates)[::-1]:
-            self.report.camera_fixes.append({"card": "(card taken back)", "got": _describe(u["event"])})
+            self.report.camera_fixes.append({"card": "(card taken back)", "got": _describe(u["event"]), "twin": False})
             self.table.submit({"undo": True}, source="host")
         self.watcher.set_top(self.scene.top)
 

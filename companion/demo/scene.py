@@ -113,11 +113,9 @@ class TableScene:
         edge = np.float32([self.rng.choice([-1, 1]) * self.w * 0.45, self.rng.uniform(-0.3, 0.3) * self.h])
         before = self._pile.img.copy()
         motion = []
-        for k, f in ((0.6, 0), (0.25, 1)):        # the card held in the hand, coming closer
-            held = Canvas(before)
-            held.place(self._face(card), quad + edge * k, shadow=0.45)
-            c = self._with_hand(held.img, centre + edge * k)
-            motion.append(Shot(self._shoot(c), None))
+        held = Canvas(before)                     # the card in the hand, about to be dropped
+        held.place(self._face(card), quad + edge * 0.3, shadow=0.45)
+        motion.append(Shot(self._shoot(self._with_hand(held.img, centre + edge * 0.3)), None))
         self._under.append(before)
         self._pile.place(self._face(card), quad, shadow=0.25)
         x1, y1 = quad.min(0)
