@@ -104,7 +104,41 @@ class Companion:
         self.camera_state = "off" if watcher is None else "starting"
         self._stop = threading.Event()
         self._scanning = False
+        self._status_listeners: list[Callable[[], None]] = []
+        self._top = table.snapshot().get("top")
+        table.subscribe(self._on_table_update)
         self._sync()
+
+    # -- what the page shows besides the table ------------------------------------------------------
+    def on_status(self, fn: Callable[[], None]) -> Callable[[], None]:
+        """Call ``fn()`` when the camera's state or its open question changes; returns an unsubscribe."""
+        self._status_listeners.append(fn)
+        return lambda: self._status_listeners.remove(fn) if fn in self._status_listeners else None
+
+    def _status_changed(self) -> None:
+        for fn in list(self._status_listeners):
+            try:
+                fn()
+            except Exception:
+                log.exception("status listener %r failed", fn)
+
+    def dismiss_question(self) -> bool:
+        """The host says the camera's question needs no answer (no card was played)."""
+        had, self.question = self.question is not None, None
+        if had:
+            self._status_changed()
+        return had
+
+    def _on_table_update(self, update: dict) -> None:
+        # Any thread (the page's too). A card entered by anyone answers the camera's question; a
+        # top card changed by the host (a fix, an undo) is what the motion gate must compare with.
+        event, state = update.get("event") or {}, update.get("state") or {}
+        if self.question is not None and ("play" in event or "start" in event or "setup" in event):
+            self.dismiss_question()
+        top = state.get("top")
+        changed, self._top = top != self._top, top
+        if changed and self.watcher is not None and update.get("source") != "camera":
+            self.watcher.set_top(top)
 
     def stop(self) -> None:
         self._stop.set()
@@ -155,13 +189,14 @@ class Companion:
             log.warning("camera unsure: %s (%s); use the page or the buttons",
                         ", ".join(event.candidates) or "nothing readable", event.reason)
             self._buzz(["question"])
+            self._status_changed()
             return [{"type": "question", "text": f"Which card was that? ({event.reason})",
                      "candidates": list(event.candidates)}]
         if event.kind == "cleared":
             log.info("the pile is empty")
             return []
         card = str(event.card)
-        self.question = None
+        self.dismiss_question()
         if need == "start":
             return self.submit({"start": card}, source="camera")
         if snap.get("top") == card and event.reason != "the same card again?":
@@ -176,6 +211,7 @@ class Companion:
             log.info("camera: %s%s", status.state, f" ({status.error})" if status.error else "")
         self.camera_state = status.state
         self.notifier.status(f"camera {status.state}")
+        self._status_changed()
 
     def submit(self, inp: dict, *, source: str) -> list[dict]:
         try:
@@ -253,10 +289,21 @@ class Preview:
         return self.watcher.latest_detections() if self.watcher else []
 
     def status(self) -> dict:
+        """The watcher's status (``state``, ``error``, ``retry_in``, ...) and the open ``question``."""
         out = dict(self.watcher.status) if self.watcher else {"state": "off"}
         if self.companion is not None:
             out["question"] = self.companion.question
         return out
+
+    def subscribe(self, fn: Callable[[], None]) -> Callable[[], None]:
+        """Call ``fn()`` when ``status()`` changes (the page pushes it to every phone)."""
+        if self.companion is None:
+            return lambda: None
+        return self.companion.on_status(fn)
+
+    def dismiss_question(self) -> bool:
+        """The host's "no card was played" to the camera's open question."""
+        return self.companion.dismiss_question() if self.companion is not None else False
 
 
 def build_watcher(cfg: Config, top, *, recognizer=None, source=None) -> CardWatcher | None:

@@ -23,6 +23,10 @@ class FakeWatcher:
     def __init__(self):
         self.scans = 0
         self.status = {"state": "ok"}
+        self.tops = []
+
+    def set_top(self, card):
+        self.tops.append(card)
 
     def scan_hand(self):
         self.scans += 1
@@ -124,6 +128,51 @@ def test_question_buzzes_and_is_kept_for_the_page(rig):
     assert Preview(rig.watcher, rig).status()["question"]["reason"] == "the readings disagree"
     rig.handle(card("green 5"))
     assert rig.question is None
+
+
+def test_status_changes_reach_the_page_and_a_host_answer_closes_the_question(rig):
+    pings = []
+    preview = Preview(rig.watcher, rig)
+    unsubscribe = preview.subscribe(lambda: pings.append(preview.status()))
+    rig.handle(CameraStatus("failed", "unplugged", 4.0))
+    rig.handle(PileEvent("question", 1.0, candidates=("red 7", "red 1"), reason="the readings disagree"))
+    assert len(pings) == 2 and pings[-1]["question"]["candidates"] == ["red 7", "red 1"]
+    rig.table.submit({"start": "red 7"}, source="page")      # the host answers on the Fix page
+    assert preview.status()["question"] is None and pings[-1]["question"] is None
+    assert rig.watcher.tops == ["red 7"]                       # and the gate learns the top card
+    unsubscribe()
+    rig.handle(CameraStatus("ok"))
+    assert len(pings) == 3
+
+
+def test_host_dismisses_a_question(rig):
+    preview = Preview(rig.watcher, rig)
+    assert preview.dismiss_question() is False
+    rig.handle(PileEvent("question", 1.0, candidates=(), reason="nothing readable"))
+    assert preview.dismiss_question() is True and preview.status()["question"] is None
+    assert Preview(None).status() == {"state": "off"} and Preview(None).dismiss_question() is False
+
+
+def test_the_gate_hears_of_host_changes_to_the_top_card_only(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("green 7"))
+    assert rig.watcher.tops == []                               # the camera's own cards: it knows
+    rig.table.submit({"undo": True}, source="page")
+    assert rig.watcher.tops == ["green 5"]
+    rig.table.submit({"draw": 1}, source="page")                # the top card did not change
+    assert rig.watcher.tops == ["green 5"]
+
+
+def test_paused_table_refuses_buttons_and_camera_with_a_buzz(rig):
+    rig.handle(card("green 5"))
+    rig.table.pause("pizza")
+    out = rig.handle(card("green 7"))
+    assert types(out) == ["rejected"] and "pizza" in out[0]["text"]
+    assert rig.buzzer.played[-1] == "question"
+    assert rig.handle(Press("draw", False, 1.0))[0]["paused"] is True
+    assert rig.table.snapshot()["top"] == "green 5"
+    rig.table.resume()
+    assert "played" in types(rig.handle(card("green 7")))
 
 
 def test_button_that_means_nothing_now_beeps(rig):
