@@ -13,7 +13,6 @@ import logging
 import os
 import sys
 import tempfile
-import time
 
 log = logging.getLogger("companion.demo")
 
@@ -138,6 +137,11 @@ def main(args: argparse.Namespace) -> int:
         term.end_progress()
         print("\nstopped")
         report = game.report
+    except RuntimeError as exc:       # the bots and the referee no longer agree on what comes next
+        term.end_progress()
+        print(f"companion demo: {exc}", file=sys.stderr)
+        report = game.report
+        report.disagreements.append(str(exc))
     finally:
         game.close()
         if server is not None:
