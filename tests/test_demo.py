@@ -14,7 +14,8 @@ import pytest
 
 from companion.cards import Card
 from companion.demo import main, player_names, print_summary
-from companion.demo.game import DemoGame, Eyes, _oracle
+from companion.demo.camera import Eyes, _oracle
+from companion.demo.game import DemoGame
 from companion.table import Table
 
 SEED = 5
