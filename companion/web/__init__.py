@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 DEFAULTS: dict[str, Any] = {
     "HOST_PIN": None,               # None: a random 6-digit PIN, logged at start
     "SECRET_KEY": None,             # None: random per start (host logs in again after a restart)
-    "CAMERA": None,                 # anything with latest_jpeg() and latest_detections()
+    "CAMERA": None,                 # latest_jpeg(), latest_detections(); status(), subscribe(fn) if it can
     "PUBLIC_URL": None,             # the URL in the QR code; None: the Pi's LAN address
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",
@@ -69,8 +69,13 @@ def create_app(table=None, *, config: dict | None = None) -> Flask:
     from . import api, auth, camera, errors, live, views
 
     app.extensions["companion.table"] = table
+    cam = app.config.get("CAMERA")
+    has_status = callable(getattr(cam, "status", None))
+    subscribe = getattr(cam, "subscribe", None)
     app.extensions["companion.live"] = live.Broadcaster(
-        table, queue_size=int(app.config["SSE_QUEUE"]))
+        table, queue_size=int(app.config["SSE_QUEUE"]),
+        camera=(lambda: camera.camera_status(cam)) if has_status else None,
+        camera_subscribe=subscribe if has_status and callable(subscribe) else None)
     auth.init_app(app)
     errors.init_app(app)
     app.register_blueprint(views.bp)

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, jsonify, request
 from . import inputs
 from .auth import host_required
 from .errors import BadInput
-from .live import trim
+from .live import RECENT
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +19,12 @@ MAX_HISTORY = 5000
 
 def table():
     return current_app.extensions["companion.table"]
+
+
+def snapshot(recent: int | None = RECENT) -> dict:
+    """The table's snapshot as phones get it (``recent``: the last N announcements and pile
+    cards; None: all), with ``camera``, the camera's status, when the table has a camera."""
+    return current_app.extensions["companion.live"].snapshot(recent)
 
 
 def scores_of(snap: dict) -> dict:
@@ -51,15 +57,13 @@ def _json_body() -> object:
 
 @bp.get("/state")
 def state():
-    """The whole table: whose turn, top card, colour, hand sizes, scores, what the referee awaits.
+    """The whole table: whose turn, top card, colour, hand sizes, scores, what the referee awaits,
+    whether the game is ``paused`` and the ``camera``'s status and open question.
 
     ``?recent=N`` keeps only the last N announcements and pile cards.
     """
-    snap = table().snapshot()
     recent = request.args.get("recent", "")
-    if recent:
-        snap = trim(snap, inputs.integer(recent, "recent", 0, 10_000))
-    return jsonify(snap)
+    return jsonify(snapshot(inputs.integer(recent, "recent", 0, 10_000) if recent else None))
 
 
 @bp.get("/scores")
@@ -84,7 +88,7 @@ def post_input():
     """One referee input from the host, e.g. {"play": "red 7"} or {"undo": true}."""
     event = inputs.table_input(_json_body())
     announcements = submit(event, source="page")
-    return jsonify(accepted=event, announcements=announcements, state=trim(table().snapshot()))
+    return jsonify(accepted=event, announcements=announcements, state=snapshot())
 
 
 @bp.post("/setup")
@@ -93,4 +97,4 @@ def post_setup():
     """Start a new game: {"players": [...], "dealer": ..., "deck": ..., "rules": {...}}."""
     setup = inputs.setup(_json_body())
     new_game(setup)
-    return jsonify(setup=setup, state=trim(table().snapshot()))
+    return jsonify(setup=setup, state=snapshot())

@@ -1,7 +1,9 @@
 """The camera page (host only): a live preview with the recogniser's boxes, for aiming and focus.
 
 The camera is anything with ``latest_jpeg() -> bytes | None`` and ``latest_detections() -> list``
-given as ``config["CAMERA"]``. The JPEG is served as is (no decoding on the Pi); the boxes come
+given as ``config["CAMERA"]``; optionally ``status() -> dict`` (its health and open question,
+shown on the Table and Fix pages), ``subscribe(fn)`` (called when the status changes) and
+``dismiss_question()``, as ``companion.run.Preview`` has. The JPEG is served as is (no decoding on the Pi); the boxes come
 as JSON and the page draws them over the picture as SVG.
 """
 from __future__ import annotations
@@ -60,6 +62,62 @@ def detection_json(d) -> dict | None:
         score = None
     return {"box": [x1, y1, x2, y2], "label": str(label)[:40] if label is not None else "",
             "score": score}
+
+
+MAX_CANDIDATES = 6
+
+
+def _seconds(v) -> float:
+    try:
+        return max(0.0, round(float(v), 1))
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def status_text(state: str, error: str, retry_in: float) -> str:
+    """The banner for a camera state ("" when all is well or there is no camera)."""
+    if state == "failed":
+        what = f"Camera {error}" if error else "Camera failed"
+        return f"{what} — retrying in {retry_in:g} s" if retry_in else f"{what} — retrying"
+    return {"starting": "Camera starting…", "ended": "The camera's recording has ended.",
+            "stopped": "Camera stopped."}.get(state, "")
+
+
+def question_json(q) -> dict | None:
+    """The camera's open question (``candidates``, ``reason``) with the words the page shows."""
+    if not isinstance(q, dict):
+        return None
+    cands = [str(c)[:40] for c in list(q.get("candidates") or [])[:MAX_CANDIDATES]]
+    reason = str(q.get("reason") or "")[:120]
+    if cands:
+        text = f"Not sure of the card: {' or '.join(cands)}? Host: confirm it."
+    else:
+        text = f"A card landed but could not be read{' (' + reason + ')' if reason else ''}. Host: enter it."
+    return {"candidates": cands, "reason": reason, "text": text}
+
+
+def camera_status(cam) -> dict | None:
+    """What the page shows of ``cam.status()``: ``state``, ``error``, ``retry_in``, ``text`` and
+    the open ``question``; None without a camera object (``companion serve``)."""
+    read = getattr(cam, "status", None)
+    if not callable(read):
+        return None
+    try:
+        raw = read() or {}
+    except Exception:
+        log.warning("camera: status failed", exc_info=True)
+        raw = {"state": "failed", "error": "status unavailable"}
+    state = str(raw.get("state") or "off")[:20]
+    error = str(raw.get("error") or "")[:120]
+    retry_in = _seconds(raw.get("retry_in"))
+    return {"state": state, "error": error, "retry_in": retry_in,
+            "text": status_text(state, error, retry_in), "question": question_json(raw.get("question"))}
+
+
+def dismiss_question() -> bool:
+    """Tell the camera its open question needs no answer; False when there was none."""
+    fn = getattr(camera(), "dismiss_question", None)
+    return bool(fn()) if callable(fn) else False
 
 
 @bp.get("/camera")

@@ -101,9 +101,22 @@ def _hand(value: Any, what: str) -> dict:
 
 
 VERDICTS = ("guilty", "innocent", "failed", "done")
+MAX_REASON = 80
 
-# One checker per input the referee takes (companion.referee.inputs.KINDS but setup, which has
-# its own page), and which extra keys may come with it.
+
+def _reason(value: Any, what: str):
+    """Why the game is paused: true or a short text."""
+    if value is True:
+        return True
+    if not isinstance(value, str) or not value.strip():
+        raise BadInput(f"{what}: true or a short reason")
+    v = " ".join(value.split())
+    if len(v) > MAX_REASON or not v.isprintable():
+        raise BadInput(f"{what}: at most {MAX_REASON} printable characters")
+    return v
+
+# One checker per input the table takes (companion.referee.inputs.KINDS but setup, which has
+# its own page, and pause/resume), and which extra keys may come with it.
 INPUTS = {
     "start": (card, ()),
     "play": (card, ("color", "player", "target")),
@@ -121,6 +134,8 @@ INPUTS = {
     "target": (name, ()),
     "undo": (flag, ()),
     "new_round": (flag, ()),
+    "pause": (_reason, ()),         # the table's own inputs (companion.table.TABLE_KINDS)
+    "resume": (flag, ()),
 }
 EXTRAS = {"color": color, "player": name, "target": name}
 

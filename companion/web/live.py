@@ -1,4 +1,5 @@
-"""Live updates as Server-Sent Events: a full snapshot on connect, then every accepted input.
+"""Live updates as Server-Sent Events: a full snapshot on connect, then every accepted input
+(``update``) and every change of the camera's status or open question (``camera``).
 
 One ``Broadcaster`` per app subscribes to the table once and copies each update, already
 encoded, into a small queue per open connection; a phone that stops reading is dropped (its
@@ -12,6 +13,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, current_app, stream_with_context
 
@@ -45,13 +47,38 @@ def trim(snap: dict, recent: int = RECENT) -> dict:
 class Broadcaster:
     """Fans the table's updates out to every open live connection."""
 
-    def __init__(self, table, *, queue_size: int = 256):
+    def __init__(self, table, *, queue_size: int = 256, camera: Callable[[], dict | None] | None = None,
+                 camera_subscribe: Callable[[Callable[[], None]], Callable[[], None]] | None = None):
         self.table = table
         self.queue_size = queue_size
+        self.camera = camera            # the camera's status for the page (None: no camera)
+        self._camera_sent: dict | None = None
         self._clients: set[queue.Queue] = set()
         self._lock = threading.Lock()
         self.closed = False
         self._unsubscribe = table.subscribe(self._on_update)
+        self._unsubscribe_camera = camera_subscribe(self.camera_changed) if camera_subscribe else None
+
+    def snapshot(self, recent: int | None = RECENT) -> dict:
+        """The table's snapshot for phones (``recent``: see `trim`; None: all of it), with the
+        camera's status as ``camera`` when there is a camera."""
+        snap = self.table.snapshot()
+        if recent is not None:
+            snap = trim(snap, recent)
+        if self.camera is not None:
+            snap["camera"] = self.camera()
+        return snap
+
+    def camera_changed(self) -> None:
+        """Send a ``camera`` event to every phone if the camera's status really changed."""
+        if self.camera is None:
+            return
+        status = self.camera()
+        with self._lock:
+            if status == self._camera_sent:
+                return
+            self._camera_sent = status
+        self._send(encode("camera", status or {}))
 
     def _on_update(self, update: dict) -> None:
         # Called by the table after every accepted input: stamp, encode once, hand out.
@@ -64,6 +91,9 @@ class Broadcaster:
         except (TypeError, ValueError):
             log.exception("live: cannot encode an update")
             return
+        self._send(data)
+
+    def _send(self, data: bytes) -> None:
         with self._lock:
             clients = list(self._clients)
         for q in clients:
@@ -100,10 +130,12 @@ class Broadcaster:
     def close(self) -> None:
         """End every live connection (on shutdown) and stop listening to the table."""
         self.closed = True
-        try:
-            self._unsubscribe()
-        except Exception:
-            log.debug("live: unsubscribe failed", exc_info=True)
+        for unsubscribe in (self._unsubscribe, self._unsubscribe_camera):
+            try:
+                if unsubscribe is not None:
+                    unsubscribe()
+            except Exception:
+                log.debug("live: unsubscribe failed", exc_info=True)
         with self._lock:
             clients, self._clients = list(self._clients), set()
         for q in clients:
@@ -116,7 +148,7 @@ class Broadcaster:
         """The bytes of one connection: retry, snapshot, then updates and keepalives."""
         q = self.connect()  # before the snapshot, so nothing falls between the two
         try:
-            snap = trim(self.table.snapshot())
+            snap = self.snapshot()
             yield f"retry: {int(retry_ms)}\n".encode() + encode("snapshot", snap, seq=snap.get("seq"))
             seen = snap.get("seq")
             end = None if limit is None else time.monotonic() + limit
@@ -131,9 +163,11 @@ class Broadcaster:
                     continue
                 if item is _CLOSE:
                     return
-                if seen is not None and _seq_of(item) is not None and _seq_of(item) <= seen:
-                    continue  # already in the snapshot
-                seen = None
+                seq = _seq_of(item)       # None for a camera event: it never ends the check
+                if seen is not None and seq is not None:
+                    if seq <= seen:
+                        continue  # already in the snapshot
+                    seen = None
                 yield item
         finally:
             self.disconnect(q)

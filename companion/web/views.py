@@ -11,16 +11,15 @@ from markupsafe import Markup
 
 from companion import cards
 
-from . import chart, inputs, qr
-from .api import new_game, scores_of, submit, table
+from . import camera, chart, inputs, qr
+from .api import new_game, scores_of, snapshot, submit, table
 from .auth import host_required
-from .live import trim
 from .errors import BadInput
 
 bp = Blueprint("views", __name__)
 
 CORRECTIONS = ("undo", "fix", "start", "play", "color", "draw", "pass", "uno", "catch",
-               "challenge", "accept", "verdict", "points", "new_round")
+               "challenge", "accept", "verdict", "points", "new_round", "pause", "resume", "dismiss")
 
 
 def page_url() -> str:
@@ -33,7 +32,7 @@ def page_url() -> str:
 
 
 def _common(**extra) -> dict:
-    snap = trim(table().snapshot())
+    snap = snapshot()
     return {"snap": snap, "colors": cards.all_colors(), "poll_ms": current_app.config["POLL_MS"],
             **extra}
 
@@ -115,8 +114,12 @@ def correction_from_form(form) -> list[dict]:
     if action not in CORRECTIONS:
         raise BadInput(f"unknown correction; one of {', '.join(CORRECTIONS)}")
     color = form.get("color", "").strip()
-    if action in ("undo", "pass", "challenge", "accept", "new_round"):
+    if action in ("undo", "pass", "challenge", "accept", "new_round", "resume"):
         return [inputs.table_input({action: True})]
+    if action == "pause":
+        return [inputs.table_input({"pause": form.get("reason", "").strip() or True})]
+    if action == "dismiss":
+        return []           # no table input: the camera's question is closed (see corrections)
     if action == "fix":
         return [{"undo": True}, _fixed(form.get("card", ""), color)]
     if action in ("play", "start"):
@@ -165,6 +168,10 @@ def _fixed(card_text: str, color: str) -> dict:
 @host_required
 def corrections():
     if request.method == "POST":
+        if request.form.get("action") == "dismiss":
+            closed = camera.dismiss_question()
+            flash("Question closed: no card taken." if closed else "The camera asked nothing.")
+            return redirect(url_for("views.corrections"), code=303)
         done: list[dict] = []
         try:
             for ev in correction_from_form(request.form):

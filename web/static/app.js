@@ -159,6 +159,50 @@
     });
   }
 
+  // Pause, camera faults and the camera's open question (same words as _status.html) ----------
+  var lastAwaiting = null, lastCamera = null;
+  function renderPaused(p) {
+    setText("paused-banner", p ? "Paused" + (p.reason ? ": " + p.reason : "") +
+      " — camera and buttons are ignored until the host resumes." : "");
+    show("paused-banner", !!p);
+    show("pause-form", !p);
+    show("resume-form", !!p);
+  }
+  function renderCamera(c) {
+    lastCamera = c || null;
+    var q = c && c.question ? c.question : null;
+    setText("camera-banner", (c && c.text) || "");
+    show("camera-banner", !!(c && c.text));
+    setText("question-text", q ? q.text : "");
+    show("question-banner", !!q);
+    show("question", !!q);
+    renderAnswers();
+  }
+  function renderAnswers() {
+    // One form per card the camera thought it saw: a play (or the first card) as the host's.
+    var box = $("question-answers");
+    if (!box) return;
+    var q = lastCamera && lastCamera.question ? lastCamera.question : null;
+    var action = lastAwaiting === "start" ? "start" : "play";
+    var meta = document.querySelector("meta[name=csrf-token]");
+    box.textContent = "";
+    ((q && q.candidates) || []).forEach(function (c) {
+      var f = el("form", "inline");
+      f.method = "post"; f.action = "/corrections";
+      [["csrf_token", meta ? meta.content : ""], ["action", action], ["card", c]].forEach(function (kv) {
+        var i = el("input"); i.type = "hidden"; i.name = kv[0]; i.value = kv[1]; f.appendChild(i);
+      });
+      var b = el("button", "", "It was " + c); b.type = "submit"; f.appendChild(b);
+      box.appendChild(f);
+    });
+  }
+  function renderStatus(s) {
+    if ("paused" in s) renderPaused(s.paused);
+    var need = s.awaiting ? s.awaiting.input : null;
+    if (need !== lastAwaiting) { lastAwaiting = need; renderAnswers(); }
+    if ("camera" in s) renderCamera(s.camera);
+  }
+
   function render(s) {
     if (!s || typeof s !== "object") return;
     if (typeof s.seq === "number") {
@@ -166,9 +210,9 @@
       lastSeq = s.seq;
     }
     body.dataset.seq = String(s.seq);
-    if (page === "table") { renderCommon(s); renderTable(s); }
+    if (page === "table") { renderCommon(s); renderTable(s); renderStatus(s); }
     else if (page === "scores") renderScores(s);
-    else if (page === "corrections") { renderCommon(s); renderCorrections(s); }
+    else if (page === "corrections") { renderCommon(s); renderCorrections(s); renderStatus(s); }
   }
 
   // Live feed ------------------------------------------------------------------------------
@@ -201,6 +245,9 @@
     es.addEventListener("open", function () { failures = 0; stopPolling(); status("live", true); });
     es.addEventListener("snapshot", onMessage);
     es.addEventListener("update", onMessage);
+    es.addEventListener("camera", function (ev) {
+      try { renderCamera(JSON.parse(ev.data)); } catch (e) {}
+    });
     es.addEventListener("error", function () {
       failures += 1;
       status("reconnecting…", false);
