@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from web_helpers import PIN
+from web_helpers import PIN, FakeCamera
 
 from companion.web import create_app
 from companion.web.serve import start
@@ -92,3 +92,46 @@ def test_phone_sees_the_table_live_and_the_host_corrects(server, browser, table)
     assert not outside, f"requests left the machine: {outside}"
     assert seen and all(local.match(u) for u in seen), [u for u in seen if not local.match(u)]
     ctx.close()
+
+
+def test_camera_faults_questions_and_pause_show_live_and_the_host_answers(table, browser):
+    cam = FakeCamera()
+    app = create_app(table, config={"HOST_PIN": PIN, "SSE_KEEPALIVE": 1.0, "CAMERA": cam})
+    srv = start(app, host="127.0.0.1", port=0, threads=16, show_qr=False)
+    try:
+        base = srv.local_url.rstrip("/")
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+        page = ctx.new_page()
+        page.set_default_timeout(5000)
+        page.goto(base + "/")
+        page.wait_for_selector("#live.on")
+        assert page.is_hidden("#camera-banner") and page.is_hidden("#question-banner")
+        cam.change(state="failed", error="unplugged", retry_in=4.0)
+        page.wait_for_selector("#camera-banner:visible")
+        assert page.inner_text("#camera-banner") == "Camera unplugged — retrying in 4 s"
+        cam.change(state="ok", question={"candidates": ["red 7", "red 1"], "reason": "unsure"})
+        page.wait_for_selector("#question-banner:visible")
+        assert page.is_hidden("#camera-banner")
+        assert "red 7 or red 1?" in page.inner_text("#question-banner")
+        table.pause("pizza")
+        page.wait_for_selector("#paused-banner:visible")
+        assert "Paused: pizza" in page.inner_text("#paused-banner")
+        page.screenshot(path=str(ARTIFACTS / "score-page-status.png"), full_page=True)
+
+        # The host answers from the Fix page: the buttons are built live from the question.
+        page.goto(base + "/login?next=/corrections")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        page.wait_for_url(base + "/corrections")
+        assert page.is_visible("#resume-form") and page.is_hidden("#pause-form")
+        cam.change(question={"candidates": ["red 8", "red 3"], "reason": "unsure"})
+        page.wait_for_selector("#question-answers button:has-text('It was red 3')")
+        page.click("#question-answers button:has-text('It was red 3')")
+        page.wait_for_selector(".flashes")
+        assert table.snapshot()["top"] == "red 3" and table.history()[-1]["source"] == "page"
+        page.click("#resume-form button")
+        page.wait_for_selector("#pause-form:visible")
+        assert table.paused is None
+        ctx.close()
+    finally:
+        srv.stop()

@@ -4,43 +4,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from web_helpers import PIN, form_csrf, login
+from web_helpers import PIN, FakeCamera, form_csrf, login
 
 from companion.web import create_app
 from companion.web.camera import camera_status, question_json, status_text
-
-
-class FakeCamera:
-    """What `companion.run.Preview` offers the page."""
-
-    def __init__(self):
-        self.state = {"state": "ok", "error": "", "retry_in": 0.0, "question": None, "fps": 15.0}
-        self.listeners = []
-        self.dismissed = 0
-
-    def latest_jpeg(self):
-        return None
-
-    def latest_detections(self):
-        return []
-
-    def status(self):
-        return dict(self.state)
-
-    def subscribe(self, fn):
-        self.listeners.append(fn)
-        return lambda: self.listeners.remove(fn)
-
-    def change(self, **kw):
-        self.state.update(kw)
-        for fn in list(self.listeners):
-            fn()
-
-    def dismiss_question(self):
-        had = self.state["question"] is not None
-        self.state["question"] = None
-        self.dismissed += 1
-        return had
 
 
 QUESTION = {"candidates": ["red 7", "red 1"], "reason": "the readings disagree"}

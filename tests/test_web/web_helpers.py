@@ -27,3 +27,36 @@ def login(client, pin=PIN):
 
 def form_csrf(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+class FakeCamera:
+    """What `companion.run.Preview` offers the page."""
+
+    def __init__(self):
+        self.state = {"state": "ok", "error": "", "retry_in": 0.0, "question": None, "fps": 15.0}
+        self.listeners = []
+        self.dismissed = 0
+
+    def latest_jpeg(self):
+        return None
+
+    def latest_detections(self):
+        return []
+
+    def status(self):
+        return dict(self.state)
+
+    def subscribe(self, fn):
+        self.listeners.append(fn)
+        return lambda: self.listeners.remove(fn)
+
+    def change(self, **kw):
+        self.state.update(kw)
+        for fn in list(self.listeners):
+            fn()
+
+    def dismiss_question(self):
+        had = self.state["question"] is not None
+        self.state["question"] = None
+        self.dismissed += 1
+        return had
