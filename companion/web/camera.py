@@ -27,8 +27,7 @@ def camera():
     return current_app.config.get("CAMERA")
 
 
-def _jpeg() -> bytes | None:
-    cam = camera()
+def _jpeg(cam) -> bytes | None:
     if cam is None:
         return None
     try:
@@ -129,7 +128,7 @@ def page():
 @bp.get("/camera/frame.jpg")
 @host_required
 def frame():
-    data = _jpeg()
+    data = _jpeg(camera())
     if data is None:
         abort(404, description="No camera picture yet." if camera() else "No camera on this table.")
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
@@ -154,14 +153,15 @@ def detections():
 @host_required
 def stream():
     """Motion JPEG for browsers that show it in an <img>; ends after a few minutes."""
-    if camera() is None:
+    cam = camera()      # taken now: the frames are sent after the request's context is gone
+    if cam is None:
         abort(404, description="No camera on this table.")
 
     def frames():
         end = time.monotonic() + MJPEG_SECONDS
         last = None
         while time.monotonic() < end:
-            data = _jpeg()
+            data = _jpeg(cam)
             if data is not None and data is not last:
                 last = data
                 yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "

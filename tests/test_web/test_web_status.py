@@ -161,3 +161,15 @@ def test_pause_through_the_api(client, table):
 
 def types_of(out):
     return [a["type"] for a in out]
+
+
+def test_mjpeg_stream_sends_frames_after_the_request(table):
+    class Cam(FakeCamera):
+        def latest_jpeg(self):
+            return b"\xff\xd8frame"
+    app = create_app(table, config={"HOST_PIN": PIN, "TESTING": True, "CAMERA": Cam()})
+    c = host_of(app.test_client())
+    r = c.get("/camera/stream.mjpg", buffered=False)
+    first = next(iter(r.response))
+    assert first.startswith(b"--frame\r\nContent-Type: image/jpeg") and b"\xff\xd8frame" in first
+    r.close()
