@@ -104,7 +104,7 @@ def start(app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS, 
 def serve(app, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS) -> None:
     """Serve ``app`` in this thread until the server is closed (Ctrl-C in a terminal)."""
     server = WebServer(app, host, port, threads)
-    log.info("score page at %s (%d threads)", server.url, threads)
+    log.info("score page at %s (%d threads)", server.url, server.threads)
     try:
         server.run()
     finally:
