@@ -249,7 +249,7 @@ def test_main_runs_and_resumes(tmp_path, caplog, monkeypatch):
     t.submit({"start": "red 1"})
     t.close()
     monkeypatch.setattr(companion.panel, "_factory", None)
-    with caplog.at_level(logging.INFO):
+    with caplog.at_level(logging.INFO, logger="companion.run"):   # `companion demo` may have quietened it
         assert main(args) == 0
     assert "resumed the game" in caplog.text
 
