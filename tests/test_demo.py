@@ -159,3 +159,13 @@ def test_player_names():
     for bad in (["1"], ["11"], ["Zoe,Zoe"], ["Zoe"]):
         with pytest.raises(ValueError):
             player_names(bad)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import companion.demo.bots
+    import companion.demo.scene
+    for mod in (companion.demo.bots, companion.demo.scene):
+        result = doctest.testmod(mod)
+        assert result.failed == 0 and result.attempted > 0, mod.__name__

@@ -149,14 +149,19 @@ class DemoGame:
             self._press(move.button)
         else:
             self.companion.submit(move.expect, source="host")
-        got = [u["event"] for u in self._updates]
+        got = [u["event"] for u in self._mine()]
         if move.channel == CAMERA:
             self.report.plays_seen += 1
         if got == [move.expect]:
             if move.channel == CAMERA:
                 self.report.plays_right += 1
-            return list(self._updates[0]["announcements"])
+            return list(self._mine()[0]["announcements"])
         return self._fix(move, got, twin=twin)
+
+    def _mine(self) -> list[dict]:
+        """The referee inputs of this move (not the page's pause/resume or the host's own)."""
+        return [u for u in self._updates if u["source"] in ("camera", "button", "host")
+                and not ({"pause", "resume"} & set(u["event"]))]
 
     def _fix(self, move: Move, got: list[dict], *, twin: bool = False) -> list[dict]:
         """The host puts right what the camera (or a button) got wrong: undo what it caused, then
@@ -178,13 +183,14 @@ class DemoGame:
         self.companion.submit(move.expect, source="host")
         if move.channel == CAMERA:
             self.watcher.set_top(self.scene.top)
-        return list(self._updates[-1]["announcements"]) if self._updates else []
+        mine = self._mine()
+        return list(mine[-1]["announcements"]) if mine else []
 
     def take_back(self) -> None:
         """A card goes back off the pile; the referee must not hear of it as a play."""
         self._updates.clear()
         self._film(self.scene.take_back())
-        for u in list(self._updates)[::-1]:
+        for u in self._mine()[::-1]:
             self.report.camera_fixes.append({"card": "(card taken back)", "got": _describe(u["event"]), "twin": False})
             self.table.submit({"undo": True}, source="host")
         self.watcher.set_top(self.scene.top)
@@ -211,6 +217,9 @@ class DemoGame:
                 break
             if self.rounds_limit and len(self.report.rounds) >= self.rounds_limit:
                 break
+            if self.table.paused:            # the host paused the game on the page: the bots wait
+                self._wait_for_resume()
+                continue
             key = (snap["seq"], str(snap["awaiting"]))
             stuck = stuck + 1 if key == last else 0
             last = key
@@ -229,6 +238,12 @@ class DemoGame:
         self.report.game_winner = snap["game_winner"]
         self.report.seconds = time.monotonic() - t0
         return self.report
+
+    def _wait_for_resume(self) -> None:
+        self.say("(paused on the page: the bots wait until the host resumes)")
+        while self.table.paused:
+            time.sleep(0.2)
+        self.say("(resumed)")
 
     def _step(self, move: Move) -> None:
         self.report.moves += 1
@@ -313,6 +328,9 @@ class DemoGame:
         if ref != real:
             self.report.disagreements.append(f"after '{move.text}': referee counts {ref}, real hands {real}")
             log.error("hand counts differ after %r: referee %s, real %s", move.text, ref, real)
+        if snap["pile"] != [str(c) for c in self.cards.pile]:
+            self.report.disagreements.append(f"after '{move.text}': referee's pile ends "
+                                             f"{snap['pile'][-3:]}, the real pile {[str(c) for c in self.cards.pile[-3:]]}")
         if snap["draw_pile"] != len(self.cards.draw):
             self.report.disagreements.append(f"after '{move.text}': referee's draw pile {snap['draw_pile']}, "
                                              f"real {len(self.cards.draw)}")

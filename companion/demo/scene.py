@@ -7,10 +7,10 @@ motion gate sees motion and then a settled pile::
 
     >>> scene = TableScene("classic", seed=3)
     >>> clip = scene.drop(Card.parse("red 7"))
-    >>> [f.truth for f in clip.motion][-1], clip.still.truth, clip.still.image.shape
-    (None, Card(color='red', symbol='7'), (480, 640, 3))
+    >>> [f.truth for f in clip.motion], clip.still.image.shape
+    ([None, Card(color='red', symbol='7')], (480, 640, 3))
 
-``truth`` is the card on top as a camera would see it (None while a hand covers the pile);
+``truth`` is the card on top as a camera would see it (None while the card is still in the hand);
 the demo uses it to score the recogniser, never to feed the referee.
 """
 from __future__ import annotations
