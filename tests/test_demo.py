@@ -55,9 +55,9 @@ class Misreader:
     """Answers like the simulation, except that it misreads the cards of the plays in ``wrong``
     (by play number) as another card: the host must fix them and the game must go on."""
 
-    def __init__(self, wrong: set[int]):
+    def __init__(self, wrong: set[int], broken: set[int] = frozenset()):
         self.eyes: Eyes | None = None
-        self.wrong = wrong
+        self.wrong, self.broken = wrong, broken
         self.plays: dict[int, int] = {}
         self.kept: list = []              # the shots numbered, kept alive so their ids stay unique
 
@@ -70,6 +70,8 @@ class Misreader:
             self.kept.append(shot)
             self.plays[id(shot)] = len(self.plays) + 1
         n = self.plays[id(shot)]
+        if n in self.broken:
+            raise RuntimeError("model exploded")
         if n in self.wrong:
             c = shot.truth
             other = Card("green" if c.color != "green" else "blue", "5")
@@ -78,7 +80,7 @@ class Misreader:
 
 
 def test_demo_round_with_misreads_the_host_fixes():
-    liar = Misreader({4, 9})
+    liar = Misreader({4}, broken={9})
     eyes = Eyes(liar)
     liar.eyes = eyes
     report, history, snap = _play(eyes)
@@ -86,9 +88,11 @@ def test_demo_round_with_misreads_the_host_fixes():
     assert len([f for f in report.camera_fixes if not f["twin"]]) == 2
     assert report.plays_right == report.plays_seen - len(report.camera_fixes)
     assert eyes.right < eyes.frames and len(eyes.mistakes) >= 4       # two reads per misread card
-    assert all(m["seen"] == "green 5" or m["seen"] == "blue 5" for m in eyes.mistakes)
+    assert {m["seen"] for m in eyes.mistakes} <= {"green 5", "blue 5", "error: model exploded"}
+    assert any(m["seen"].startswith("error") for m in eyes.mistakes)
     hosts = [e["event"] for e in history if e["source"] == "host"]
-    assert hosts.count({"undo": True}) >= 2
+    assert hosts.count({"undo": True}) == 1               # the misread play is taken back ...
+    assert any("recogniser error" in f["got"] for f in report.camera_fixes)   # ... the failed read was a question
     out = io.StringIO()
     print_summary(report, out=out)
     assert "fixed by the host" in out.getvalue() and "frames read" in out.getvalue()

@@ -89,10 +89,14 @@ class Eyes:
 
     def recognize(self, image, roi=None):
         shot = self.truth(image)
-        if self.oracle:
-            rec = _oracle(shot)
-        else:
-            rec = self.recognizer.recognize(image, roi=roi)
+        try:
+            rec = _oracle(shot) if self.oracle else self.recognizer.recognize(image, roi=roi)
+        except Exception as exc:      # counted as a wrong frame; the gate turns it into a question
+            with self._lock:
+                self.frames += 1
+                self.mistakes.append({"truth": str(shot.truth) if shot and shot.truth else "no card",
+                                      "seen": f"error: {exc}", "confidence": None})
+            raise
         top = getattr(rec, "top", None)
         seen = top.card if top is not None else None
         truth = shot.truth if shot is not None else None
