@@ -2,17 +2,9 @@
 import json
 import threading
 
+from web_helpers import parse
+
 from companion.web.live import Broadcaster
-
-
-def parse(chunk: bytes) -> tuple[str | None, dict | None]:
-    event = data = None
-    for line in chunk.decode().splitlines():
-        if line.startswith("event: "):
-            event = line[7:]
-        elif line.startswith("data: "):
-            data = json.loads(line[6:])
-    return event, data
 
 
 def test_snapshot_then_updates(table):

@@ -1,10 +1,8 @@
 """Camera status, the camera's open question and pause: on the pages, in the API, live, and answered by the host."""
 from __future__ import annotations
 
-import json
-
 import pytest
-from web_helpers import PIN, FakeCamera, form_csrf, login
+from web_helpers import PIN, FakeCamera, form_csrf, login, parse
 
 from companion.web import create_app
 from companion.web.camera import camera_status, question_json, status_text
@@ -28,16 +26,6 @@ def host_of(client):
     assert r.status_code == 200
     client.csrf = r.get_json()["csrf"]
     return client
-
-
-def parse(chunk: bytes):
-    event = data = None
-    for line in chunk.decode().splitlines():
-        if line.startswith("event: "):
-            event = line[7:]
-        elif line.startswith("data: "):
-            data = json.loads(line[6:])
-    return event, data
 
 
 def test_status_words():

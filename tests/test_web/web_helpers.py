@@ -2,6 +2,7 @@
 another directory's conftest)."""
 from __future__ import annotations
 
+import json
 import re
 
 from companion.table import Table
@@ -23,6 +24,17 @@ def csrf_of(client) -> str:
 def login(client, pin=PIN):
     tok = csrf_of(client)
     return client.post("/api/login", json={"pin": pin}, headers={"X-CSRF-Token": tok})
+
+
+def parse(chunk: bytes) -> tuple[str | None, dict | None]:
+    """One Server-Sent Event: its name and its JSON data."""
+    event = data = None
+    for line in chunk.decode().splitlines():
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: "):
+            data = json.loads(line[6:])
+    return event, data
 
 
 def form_csrf(html: str) -> str:
