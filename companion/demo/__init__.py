@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-web", action="store_true", help="do not serve the score page")
     parser.add_argument("--port", type=int, default=8080, help="score page port (default: 8080)")
     parser.add_argument("--db", default=None, help="the game's event log (default: a temporary file)")
+    parser.add_argument("--model", default=None, metavar="DIR",
+                        help="folder of the recogniser's model files (default: the shipped models/)")
     parser.add_argument("--oracle", action="store_true",
                         help="DEVELOPMENT ONLY: read the cards from the simulation instead of the recogniser")
 
@@ -94,7 +96,7 @@ def make_eyes(args):
         print(f"companion demo: the vision part is not installed ({exc})", file=sys.stderr)
         return None
     try:
-        return Eyes(Recognizer(deck=args.deck))
+        return Eyes(Recognizer(deck=args.deck, model_dir=getattr(args, "model", None)))
     except ModelError as exc:
         print(f"companion demo: no card recogniser: {exc}\n"
               "The trained model files (models/recognizer.json, detector.onnx, classifier.onnx) are "
@@ -190,8 +192,13 @@ def print_summary(report, *, oracle: bool = False, out=None) -> None:
     eyes = getattr(report, "eyes", None)
     if eyes is not None:
         w(f"  frames read: {eyes.right}/{eyes.frames} right", file=out)
+        seen: dict[tuple, list] = {}
         for m in eyes.mistakes:
-            w(f"    read {m['seen']} ({m['confidence']}) where {m['truth']} lay", file=out)
+            seen.setdefault((m["seen"], m["truth"]), []).append(m["confidence"])
+        for (what, truth), confs in seen.items():
+            sure = ", ".join(str(c) for c in confs[:4] if c is not None) + (", ..." if len(confs) > 4 else "")
+            w(f"    read {what} where {truth} lay" + (f" x{len(confs)}" if len(confs) > 1 else "")
+              + (f" (confidence {sure})" if sure else ""), file=out)
     twins = [f for f in report.camera_fixes if f.get("twin")]
     if twins:
         w(f"  {len(twins)} cards were put squarely on their twin (the same face): the gate takes that "
