@@ -196,7 +196,8 @@ def print_summary(report, *, oracle: bool = False, out=None) -> None:
         for m in eyes.mistakes:
             seen.setdefault((m["seen"], m["truth"]), []).append(m["confidence"])
         for (what, truth), confs in seen.items():
-            sure = ", ".join(str(c) for c in confs[:4] if c is not None) + (", ..." if len(confs) > 4 else "")
+            known = [str(c) for c in confs if c is not None]
+            sure = ", ".join(known[:4]) + (", ..." if len(known) > 4 else "")
             w(f"    read {what} where {truth} lay" + (f" x{len(confs)}" if len(confs) > 1 else "")
               + (f" (confidence {sure})" if sure else ""), file=out)
     twins = [f for f in report.camera_fixes if f.get("twin")]
