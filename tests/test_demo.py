@@ -127,7 +127,10 @@ def test_demo_command_plays_to_the_target(tmp_path, capsys):
     add_arguments(p)
     args = p.parse_args(["--oracle", "--fast", "--players", "Ann,Ben", "--target", "60", "--seed", "3",
                          "--port", "0", "--db", str(tmp_path / "demo.db")])
+    import logging
+    before = logging.getLogger("companion.run").level
     assert main(args) == 0
+    assert logging.getLogger("companion.run").level == before      # the demo leaves logging as it was
     out = capsys.readouterr().out
     assert "Score page: http://" in out
     assert "wins the game" in out and "NOT the recogniser" in out

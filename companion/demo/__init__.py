@@ -16,6 +16,7 @@ import tempfile
 
 log = logging.getLogger("companion.demo")
 
+QUIET_LOGGERS = ("companion.run", "companion.camera", "companion.web", "companion.panel", "waitress")
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
 
@@ -106,18 +107,27 @@ def make_eyes(args):
 
 
 def main(args: argparse.Namespace) -> int:
-    from companion.table import Table
-
-    from .game import DemoGame
-
     try:
         players = player_names(args.players)
     except ValueError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 2
-    if not getattr(args, "verbose", False):      # the commentary says it all; keep the log for problems
-        for name in ("companion.run", "companion.camera", "companion.web", "companion.panel", "waitress"):
-            logging.getLogger(name).setLevel(logging.WARNING)
+    quiet = () if getattr(args, "verbose", False) else QUIET_LOGGERS
+    levels = {name: logging.getLogger(name).level for name in quiet}
+    for name in quiet:            # the commentary says it all; keep the log for problems
+        logging.getLogger(name).setLevel(logging.WARNING)
+    try:
+        return _run(args, players)
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _run(args: argparse.Namespace, players: list[str]) -> int:
+    from companion.table import Table
+
+    from .game import DemoGame
+
     eyes = make_eyes(args)
     if eyes is None:
         return 2
