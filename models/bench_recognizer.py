@@ -101,9 +101,10 @@ def main(argv=None) -> int:
     ap.add_argument("--negatives", type=int, default=300)
     ap.add_argument("--latency", type=int, default=100)
     ap.add_argument("--deck", default="auto")
+    ap.add_argument("--model-dir", default=None)
     ap.add_argument("--stock", action="store_true", help="also time a stock YOLO11n at 640 (needs ultralytics)")
     a = ap.parse_args(argv)
-    rec = Recognizer(a.deck, threads=1)
+    rec = Recognizer(a.deck, model_dir=a.model_dir, threads=1)
     res = {"deck": a.deck}
     if a.piles:
         res["piles"] = piles(rec, a.piles, None if a.deck == "auto" else a.deck)

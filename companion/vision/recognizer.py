@@ -97,12 +97,13 @@ class Recognizer:
 
     def __init__(self, deck: str = "classic", *, model_dir: str | os.PathLike | None = None,
                  threads: int = 1, conf: float | None = None):
-        if deck == "auto":   # any deck: every colour and symbol of every profile
-            self.colors = all_colors()
+        if deck == "auto":   # any deck: every symbol of every profile; the palette is chosen per image
+            self.palettes = list(dict.fromkeys(deck_profile(name).colors for name in deck_names()))
             allowed = {s for name in deck_names() for s in deck_profile(name).symbols()}
         else:
             prof = deck_profile(deck)
-            self.colors, allowed = prof.colors, set(prof.symbols())
+            self.palettes, allowed = [prof.colors], set(prof.symbols())
+        self.colors = tuple(dict.fromkeys(c for pal in self.palettes for c in pal))
         folder = Path(model_dir) if model_dir else models_dir()
         meta_path = folder / "recognizer.json"
         if not meta_path.is_file():
@@ -168,13 +169,13 @@ class Recognizer:
             k = int(pr.argmax())
             p.symbol, p.p = SYMBOLS[k], float(pr[k])
 
-    def colour_of(self, image: np.ndarray, box, grow: float) -> str | None:
+    def colour_of(self, image: np.ndarray, box, grow: float, colors=None) -> str | None:
         x1, y1, x2, y2 = box
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         hw, hh = (x2 - x1) * grow / 2, (y2 - y1) * grow / 2
         h, w = image.shape[:2]
         patch = image[int(max(0, cy - hh)): int(min(h, cy + hh)), int(max(0, cx - hw)): int(min(w, cx + hw))]
-        return read_colour(patch, self.colors)[0]
+        return read_colour(patch, colors or self.colors)[0]
 
     # ------------------------------------------------------------ whole pipeline
     def recognize(self, image: np.ndarray, roi: tuple | None = None) -> Recognition:
@@ -188,9 +189,19 @@ class Recognizer:
         parts = self.detect(image)
         self.classify(image, parts)
         syms = [p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.sym_conf]
-        for p in syms:
-            if not kinds()[p.symbol].wild:
-                p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3)
+        coloured = [p for p in syms if not kinds()[p.symbol].wild]
+        for p in coloured:
+            p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3)
+        colors = self.colors
+        if len(self.palettes) > 1 and coloured:
+            # one deck per table: take the palette most readings belong to, then read again in it
+            # (colours only one palette has count; the classic palette is the likelier deck)
+            fit = [sum(p.color in pal and not any(p.color in o for o in self.palettes if o is not pal)
+                       for p in coloured) + (1.5 if k == 0 else 0.0) for k, pal in enumerate(self.palettes)]
+            colors = self.palettes[int(np.argmax(fit))]
+            for p in coloured:
+                if p.color not in colors:
+                    p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3, colors)
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
@@ -211,7 +222,7 @@ class Recognizer:
         cards = []
         top = None
         for face, members in groups:
-            det = self._decide(image, face, members)
+            det = self._decide(image, face, members, colors)
             if det is None:
                 continue
             det = Detection(det.color, det.symbol, det.confidence,
@@ -219,11 +230,12 @@ class Recognizer:
             cards.append(det)
             if face is not None and (top is None or face.score > top[0]):
                 top = (face.score, det)
-        if top is None and len(cards) == 1:
-            top = (cards[0].confidence, cards[0])
+        if top is None and cards:   # no uncovered face found: the surest card
+            best = max(cards, key=lambda c: c.confidence)
+            top = (best.confidence, best)
         return Recognition(cards, top[1] if top else None, parts)
 
-    def _decide(self, image, face: Part | None, members: list[Part]) -> Detection | None:
+    def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
         votes: dict[str, float] = {}
         for p in members:
             votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p * p.score * (1.3 if p.cls == "centre" else 1.0)
@@ -238,7 +250,7 @@ class Recognizer:
                 if p.color:
                     cvotes[p.color] = cvotes.get(p.color, 0.0) + p.p
             if face is not None:
-                c = self.colour_of(image, face.box, 0.6)
+                c = self.colour_of(image, face.box, 0.6, colors)
                 if c:
                     cvotes[c] = cvotes.get(c, 0.0) + 1.0
             if not cvotes:
