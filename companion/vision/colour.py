@@ -22,7 +22,7 @@ def white_balance(patch: np.ndarray) -> np.ndarray:
     f = patch.reshape(-1, 3).astype(np.float32)
     lum = f.mean(1)
     spread = f.max(1) - f.min(1)
-    cand = f[(lum > np.percentile(lum, 80)) & (spread < 0.35 * lum + 25)]
+    cand = f[(lum >= np.percentile(lum, 80)) & (spread < 0.35 * lum + 25)]
     if len(cand) < 5:
         return patch
     ref = cand.mean(0)

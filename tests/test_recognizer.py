@@ -1,0 +1,76 @@
+"""The recogniser: colour reading, result values, and the shipped model on fixed generated piles."""
+import numpy as np
+import pytest
+
+from companion.cards import Card
+from companion.paths import models_dir
+from companion.vision.colour import read_colour, white_balance
+from companion.vision.recognizer import Detection, ModelError, Recognition, Recognizer
+from companion.vision.synth import make_scene
+
+HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
+CLASSIC = ("red", "yellow", "green", "blue")
+SEINFELD = ("blue", "green", "orange", "purple")
+
+
+@pytest.mark.parametrize("bgr,palette,want", [
+    ((40, 30, 215), CLASSIC, "red"), ((10, 205, 250), CLASSIC, "yellow"), ((60, 160, 40), CLASSIC, "green"),
+    ((200, 100, 0), CLASSIC, "blue"), ((30, 95, 240), SEINFELD, "orange"), ((150, 50, 120), SEINFELD, "purple"),
+    ((30, 95, 240), CLASSIC, "red"),
+])
+def test_read_colour_picks_the_nearest_colour_of_the_deck(bgr, palette, want):
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = bgr
+    patch[:5] = 245          # the card's white
+    assert read_colour(patch, palette)[0] == want
+
+
+def test_white_balance_removes_a_warm_cast():
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = (200, 100, 0)     # blue card
+    patch[:8] = 250
+    warm = np.clip(patch * np.float32([0.7, 0.9, 1.25]), 0, 255).astype(np.uint8)
+    fixed = white_balance(warm)
+    assert abs(int(fixed[0, 0, 0]) - int(fixed[0, 0, 2])) < 12      # the white is grey again
+    assert read_colour(warm, CLASSIC)[0] == "blue"
+
+
+def test_grey_patch_has_no_colour():
+    assert read_colour(np.full((20, 20, 3), 128, np.uint8), CLASSIC) == (None, 0.0)
+
+
+def test_detection_values():
+    d = Detection("red", "7", 0.91234, (1, 2, 3, 4))
+    assert d.card == Card.parse("red 7")
+    assert Detection("red", "wild", 0.5, (0, 0, 1, 1)).card == Card.parse("wild")
+    assert Detection(None, "7", 0.5, (0, 0, 1, 1)).card is None
+    assert Recognition([d], d).to_json("x.jpg") == {
+        "image": "x.jpg", "cards": [{"color": "red", "symbol": "7", "confidence": 0.9123, "box": [1.0, 2.0, 3.0, 4.0]}],
+        "top": {"color": "red", "symbol": "7", "confidence": 0.9123, "box": [1.0, 2.0, 3.0, 4.0]}}
+
+
+def test_missing_model_names_the_path(tmp_path):
+    with pytest.raises(ModelError, match=str(tmp_path)):
+        Recognizer("classic", model_dir=tmp_path)
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_shipped_model_reads_fixed_generated_piles():
+    rec = Recognizer("auto")
+    right, wrong = 0, []
+    for seed in range(7_000_000, 7_000_024):
+        sc = make_scene(seed, size=(640, 480), kind="pile", effects=False)
+        got = rec.recognize(sc.image).top
+        if got is not None and got.card == sc.top:
+            right += 1
+        else:
+            wrong.append((str(sc.top), got and str(got.card)))
+    assert right >= 22, wrong
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_shipped_model_reports_nothing_on_empty_tables():
+    rec = Recognizer("auto")
+    clean = sum(not rec.recognize(make_scene(s, size=(640, 480), kind="negative").image).cards
+                for s in range(7_100_000, 7_100_020))
+    assert clean >= 19
