@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.camera.gate import MotionGate, PileEvent
+from companion.camera.gate import SAME_CARD, MotionGate, PileEvent
 from companion.camera.pipeline import CameraStatus, CardWatcher
 from companion.config import Config, ConfigError, load_config
 from companion.panel import (ButtonDecoder, Buzzer, ColorLeds, Panel, Press, RawEdge, default_pin_factory,
@@ -88,6 +88,12 @@ class Companion:
     ``events`` is the queue the panel and the card watcher put into; ``watcher`` (optional) gets
     told the top card and when to scan a hand. Use ``handle(item)`` to process one item (tests)
     or ``run()`` to loop until ``stop()``.
+
+    Hand scans: while the referee waits for a hand (a challenge verdict, a reveal, the cards left
+    at the end of a round) the watcher reads the next settled view as a spread hand. After each
+    hand event a new scan starts if a hand is still awaited (several hands at the end of a round);
+    when the awaited hand comes another way (a button, the page) or is no longer awaited, the
+    pending scan is cancelled, so the next card played is read as a play again.
     """
 
     def __init__(self, table, events: queue.Queue, *, watcher: CardWatcher | None = None,
@@ -103,7 +109,9 @@ class Companion:
         self.question: dict | None = None      # the camera's open question, for the page
         self.camera_state = "off" if watcher is None else "starting"
         self._stop = threading.Event()
-        self._scanning = False
+        self._scan_lock = threading.Lock()
+        self._scan: tuple | None = None         # the awaited (input, player) the pending scan is for
+        self._scan_id = None                    # the watcher's number for it
         self._status_listeners: list[Callable[[], None]] = []
         self._top = table.snapshot().get("top")
         table.subscribe(self._on_table_update)
@@ -139,6 +147,8 @@ class Companion:
         changed, self._top = top != self._top, top
         if changed and self.watcher is not None and update.get("source") != "camera":
             self.watcher.set_top(top)
+        if state:
+            self._sync_scan(state)
 
     def stop(self) -> None:
         self._stop.set()
@@ -177,21 +187,19 @@ class Companion:
         snap = self.table.snapshot()
         need = (snap.get("awaiting") or {}).get("input")
         if event.kind == "hand":
-            cards = [str(c) for c in event.cards]
-            if need == "hand":
-                return self.submit({"hand": {"player": snap["awaiting"]["player"], "cards": cards}}, source="camera")
-            if need in ("verdict", "reveal"):
-                return self.submit({"reveal": cards}, source="camera")
-            log.info("hand scan of %d cards, but nothing waits for one", len(cards))
-            return []
+            return self.hand(event, snap)
         if event.kind == "question":
-            self.question = {"candidates": list(event.candidates), "reason": event.reason, "t": event.t}
-            log.warning("camera unsure: %s (%s); use the page or the buttons",
-                        ", ".join(event.candidates) or "nothing readable", event.reason)
+            if event.reason == SAME_CARD and event.candidates:
+                text = f"Was another {event.candidates[0]} played?"
+            else:
+                text = f"Which card was that? ({event.reason})"
+            self.question = {"candidates": list(event.candidates), "reason": event.reason, "t": event.t,
+                             "text": text}
+            log.warning("camera asks: %s (%s); answer on the page", text,
+                        ", ".join(event.candidates) or "nothing readable")
             self._buzz(["question"])
             self._status_changed()
-            return [{"type": "question", "text": f"Which card was that? ({event.reason})",
-                     "candidates": list(event.candidates)}]
+            return [{"type": "question", "text": text, "candidates": list(event.candidates)}]
         if event.kind == "cleared":
             log.info("the pile is empty")
             return []
@@ -199,10 +207,33 @@ class Companion:
         self.dismiss_question()
         if need == "start":
             return self.submit({"start": card}, source="camera")
-        if snap.get("top") == card and event.reason != "the same card again?":
+        if snap.get("top") == card:
             log.info("%s is the top card already (a card taken back?)", card)
             return []
         return self.submit({"play": card}, source="camera")
+
+    def hand(self, event: PileEvent, snap: dict) -> list[dict]:
+        """A hand scan: the hand awaited (or a reveal); then scan again if a hand is still awaited."""
+        aw = snap.get("awaiting") or {}
+        need = aw.get("input")
+        with self._scan_lock:
+            current = self._scan is not None and (not event.scan or self._scan_id in (None, event.scan))
+            if current:
+                self._scan = None               # the gate's scan is used up
+        cards = [str(c) for c in event.cards]
+        out: list[dict] = []
+        if not current:
+            log.info("hand scan of %d cards for a scan no longer wanted: ignored", len(cards))
+        elif not cards:
+            log.info("hand scan saw no cards: spread the hand under the camera again")
+        elif need == "hand":
+            out = self.submit({"hand": {"player": aw["player"], "cards": cards}}, source="camera")
+        elif need in ("verdict", "reveal"):
+            out = self.submit({"reveal": cards}, source="camera")
+        else:
+            log.info("hand scan of %d cards, but nothing waits for one", len(cards))
+        self._sync_scan(self.table.snapshot())
+        return out
 
     def camera(self, status: CameraStatus) -> None:
         if status.state == "failed" and self.camera_state != "failed":
@@ -243,10 +274,23 @@ class Companion:
         need = (snap.get("awaiting") or {}).get("input")
         if self.leds:
             self.leds.show(snap.get("color"), waiting=need == "color")
-        if self.watcher is not None:
-            if need in SCAN_INPUTS and not self._scanning:
-                self.watcher.scan_hand()
-            self._scanning = need in SCAN_INPUTS
+        self._sync_scan(snap)
+
+    def _sync_scan(self, snap: dict) -> None:
+        """One hand scan pending exactly while a hand is awaited (any thread)."""
+        if self.watcher is None:
+            return
+        aw = snap.get("awaiting") or {}
+        want = (aw.get("input"), aw.get("player")) if aw.get("input") in SCAN_INPUTS else None
+        with self._scan_lock:
+            if want == self._scan:
+                return
+            if self._scan is not None:
+                self.watcher.cancel_scan()
+            self._scan = want
+            self._scan_id = self.watcher.scan_hand() if want is not None else None
+        if want is not None:
+            log.info("hand scan: %s, spread your cards under the camera", want[1] or "player")
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self) -> None:

@@ -1,7 +1,7 @@
 """The motion gate on synthetic frame sequences: the recogniser runs only on settled changes."""
 import pytest
 
-from companion.camera.gate import MotionGate
+from companion.camera.gate import SAME_CARD, MotionGate
 from companion.camera.testing import PILE_ROI, FakeRecognizer, card_frame
 
 FPS = 15
@@ -112,6 +112,30 @@ def test_same_face_in_a_new_place_is_a_question_by_default():
     assert events[1].reason == "the same card again?"
 
 
+def test_a_twin_put_mostly_on_its_copy_is_a_question_not_ignored():
+    # overlap about 0.7: before, anything over 0.5 was taken for a nudge and the play was lost
+    gate, _ = make()
+    events = run(gate, still(5) + still(20, top="red 7") + still(20, top="red 7", offset=(14, 10), under=("red 7",)))
+    assert kinds(events) == [("card", "red 7"), ("question", "red 7")]
+    assert events[1].reason == SAME_CARD and events[1].candidates == ("red 7",)
+    assert str(gate.top) == "red 7"
+
+
+def test_a_hand_over_the_pile_is_not_a_twin():
+    gate, rec = make()
+    run(gate, still(5) + still(20, top="red 7"))
+    wave = [dict(top="red 7", hand=(100 + 40 * i, 260)) for i in range(12)]
+    assert run(gate, wave + still(20, top="red 7"), t0=2.0) == []
+
+
+def test_the_box_of_the_top_card_survives_a_host_fix():
+    gate, _ = make()
+    run(gate, still(5) + still(20, top="red 1"))
+    gate.set_top("red 7")                 # the camera misread it; the host fixed it on the page
+    events = run(gate, still(20, top="red 7", offset=(3, 2)), t0=2.0)
+    assert events == []                   # the fixed card nudged: still no question
+
+
 def test_same_face_policy_card():
     gate, _ = make(same_card="card")
     events = run(gate, still(5) + still(20, top="red 7") + still(20, top="red 7", offset=(60, 10), under=("red 7",)))
@@ -188,6 +212,39 @@ def test_hand_scan_reads_the_whole_frame():
     events = run(gate, still(3, top="red 7") + [dict(top="red 7", hand=(300, 300))] * 3 + still(20, top="green 2"))
     assert [e.kind for e in events] == ["hand"]
     assert [str(c) for c in events[0].cards] == ["green 2"]
+
+
+def test_a_cancelled_scan_reads_the_next_card_as_a_play():
+    gate, rec = make(top="red 7")
+    gate.scan_hand(4)
+    gate.cancel_scan()
+    assert not gate.scanning
+    events = run(gate, still(3, top="red 7") + [dict(top="red 7", hand=(300, 300))] * 3
+                 + still(20, top="red 2", under=("red 7",)))
+    assert kinds(events) == [("card", "red 2")]
+
+
+def test_a_scan_cancelled_while_confirming_is_dropped_and_the_spread_hand_is_not_a_play():
+    gate, rec = make(top="red 7", agree=3)
+    gate.scan_hand(1)
+    spread = still(3, top="red 7") + [dict(top="red 7", hand=(300, 300))] * 3 + still(8, top="green 2")
+    events = run(gate, spread)
+    assert events == [] and gate.state == "confirming" and gate.scanning
+    gate.cancel_scan()
+    assert gate.state == "still" and not gate.scanning
+    events = run(gate, still(5, top="green 2") + [dict(top="red 7", hand=(300, 300))] * 3
+                 + still(20, top="red 7"), t0=2.0)
+    assert events == []                  # the hand picked up: the pile is as it was, no question
+
+
+def test_hand_event_carries_its_scan_number():
+    gate, _ = make(top="red 7")
+    gate.scan_hand(7)
+    events = run(gate, still(3, top="red 7") + [dict(top="red 7", hand=(300, 300))] * 3 + still(20, top="green 2"))
+    assert [(e.kind, e.scan) for e in events] == [("hand", 7)]
+    # the cards are picked up: the pile shows its top again, neither a play nor a question
+    events = run(gate, [dict(top="red 7", hand=(300, 300))] * 3 + still(20, top="red 7"), t0=3.0)
+    assert events == []
 
 
 def test_docstring_examples_run():

@@ -22,6 +22,7 @@ from companion.table import Table
 class FakeWatcher:
     def __init__(self):
         self.scans = 0
+        self.calls = []
         self.status = {"state": "ok"}
         self.tops = []
 
@@ -30,6 +31,11 @@ class FakeWatcher:
 
     def scan_hand(self):
         self.scans += 1
+        self.calls.append("scan")
+        return self.scans
+
+    def cancel_scan(self):
+        self.calls.append("cancel")
 
     def latest_jpeg(self):
         return b"\xff\xd8jpeg"
@@ -340,3 +346,99 @@ def test_frames_to_referee_end_to_end():
     assert [h["event"] for h in table.history()[1:]] == [
         {"start": "yellow 4"}, {"play": "yellow 9"}, {"play": "red 9"}, {"play": "red 2"}]
     assert [h["source"] for h in table.history()[1:]] == ["camera"] * 4
+
+
+def scoring_rig(rig, players=("Ann", "Ben", "Cat")):
+    """Ann goes out (one card each), so the referee waits for the hands of Ben and Cat."""
+    table = Table(None, setup={"players": list(players), "dealer": players[-1], "rules": {"hand_size": 1}})
+    comp = Companion(table, queue.Queue(), watcher=FakeWatcher(), buzzer=rig.buzzer)
+    comp.handle(card("green 5"))
+    comp.handle(card("green 7"))
+    assert table.snapshot()["awaiting"]["input"] == "hand"
+    return comp
+
+
+def hand(*names, scan=0):
+    return PileEvent("hand", 5.0, cards=tuple(Card.parse(n) for n in names), scan=scan)
+
+
+def test_every_hand_at_the_end_of_a_round_is_scanned(rig):
+    comp = scoring_rig(rig)
+    assert comp.watcher.calls == ["scan"]
+    out = comp.handle(hand("red 2", "blue skip", scan=1))           # a misreading: Ben holds one card
+    assert types(out) == ["rejected"] and comp.watcher.scans == 2     # ... so Ben's hand is scanned again
+    comp.handle(hand("blue skip", scan=2))                           # Ben's cards
+    assert comp.table.snapshot()["awaiting"]["player"] == "Cat"
+    assert comp.watcher.calls[-1] == "scan" and comp.watcher.scans == 3
+    comp.handle(hand("wild", scan=3))                                # Cat's cards
+    assert (comp.table.snapshot()["awaiting"] or {}).get("input") != "hand"
+    assert [h["event"] for h in comp.table.history()[-2:]] == [
+        {"hand": {"player": "Ben", "cards": ["blue skip"]}}, {"hand": {"player": "Cat", "cards": ["wild"]}}]
+    assert comp.table.snapshot()["scores"]["Ann"] == 20 + 50
+    assert comp.watcher.scans == 3 and comp.watcher.calls[-1] == "scan"   # nothing more to scan
+
+
+def test_an_empty_hand_scan_is_ignored_and_scanned_again(rig):
+    comp = scoring_rig(rig)
+    seq = comp.table.snapshot()["seq"]
+    assert comp.handle(hand(scan=1)) == []                          # the cards were picked up
+    assert comp.table.snapshot()["seq"] == seq and comp.watcher.scans == 2
+
+
+def test_a_hand_entered_on_the_page_cancels_the_scan_and_the_next_hand_is_scanned(rig):
+    comp = scoring_rig(rig)
+    comp.table.submit({"hand": {"player": "Ben", "cards": ["red 2"]}}, source="page")
+    assert comp.table.snapshot()["awaiting"]["player"] == "Cat"
+    assert comp.watcher.calls == ["scan", "cancel", "scan"]          # a fresh scan for Cat
+    comp.handle(hand("blue 3", scan=1))                              # late: Ben's scan, cancelled
+    assert comp.table.snapshot()["awaiting"]["player"] == "Cat"
+    comp.handle(hand("blue 4", scan=2))
+    assert comp.table.history()[-1]["event"] == {"hand": {"player": "Cat", "cards": ["blue 4"]}}
+    comp.table.submit({"undo": True}, source="page")                 # the host takes it back: scan again
+    assert comp.watcher.calls[-1] == "scan" and comp.watcher.scans == 3
+
+
+def test_a_verdict_from_a_button_cancels_the_scan_so_the_next_play_counts(rig):
+    rig.handle(card("green 5"))
+    rig.handle(card("wild draw four"))
+    rig.handle(Press("red", False, 1.0))
+    rig.handle(Press("challenge", False, 2.0))
+    assert rig.watcher.calls == ["scan"]
+    rig.handle(Press("green", False, 3.0))                           # innocent, from the button
+    assert rig.watcher.calls == ["scan", "cancel"]
+    need = rig.table.snapshot()["awaiting"]["input"]
+    assert need == "play"
+    assert rig.handle(hand("red 1", scan=1)) == []                   # a stale scan changes nothing
+    player = rig.table.snapshot()["current"]
+    out = rig.handle(card("red 4"))
+    assert "played" in types(out) and rig.table.history()[-1]["event"] == {"play": "red 4"}
+    assert rig.table.snapshot()["current"] != player
+
+
+def test_the_scan_and_its_cancel_reach_the_gate():
+    from companion.camera.gate import MotionGate
+    from companion.camera.pipeline import CardWatcher
+    from companion.camera.testing import PILE_ROI, card_frame
+    src = SimulatedSource()
+    gate = MotionGate(FakeRecognizer(), roi=PILE_ROI, settle=0.4)
+    watcher = CardWatcher(src, gate)
+    assert watcher.scan_hand() == 1 and watcher.scan_hand() == 2
+    watcher.cancel_scan()
+    frames = [card_frame("red 7")] * 5 + [card_frame("red 7", hand=(300, 300))] * 3 + [card_frame("green 2")] * 20
+    for i, image in enumerate(frames):
+        src.push(image, t=i / 15)
+    src.end()
+    events = [e for e in watcher.events() if isinstance(e, PileEvent)]
+    assert [(e.kind, str(e.card)) for e in events] == [("card", "green 2")]   # a play, not a hand
+    assert not gate.scanning
+
+
+def test_same_card_question_asks_whether_another_was_played(rig):
+    from companion.camera.gate import SAME_CARD
+    rig.handle(card("green 5"))
+    out = rig.handle(PileEvent("question", 2.0, card=Card.parse("green 5"), candidates=("green 5",),
+                               reason=SAME_CARD))
+    assert out[0]["text"] == "Was another green 5 played?"
+    assert Preview(rig.watcher, rig).status()["question"]["text"] == "Was another green 5 played?"
+    rig.table.submit({"play": "green 5"}, source="page")             # the page's "It was green 5"
+    assert rig.question is None and rig.table.snapshot()["pile"][-2:] == ["green 5", "green 5"]

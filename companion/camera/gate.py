@@ -52,6 +52,7 @@ class PileEvent:
     reason: str = ""
     box: tuple | None = None
     cards: tuple[Card, ...] = field(default=())
+    scan: int = 0               # for a hand: the number of the scan it answers (`scan_hand`)
 
 
 @dataclass
@@ -61,6 +62,9 @@ class _Reading:
     card: Card | None = None
     box: tuple | None = None
     error: str = ""
+
+
+SAME_CARD = "the same card again?"      # the reason of a question about a twin of the top card
 
 
 def _iou(a, b) -> float:
@@ -81,16 +85,18 @@ class MotionGate:
     (``.top`` a detection with ``.card``, ``.confidence``, ``.box``; ``.cards`` all of them).
 
     ``top`` is the card already on the pile (after a restart, the referee's top card), so it is
-    not reported again. ``same_card`` says what a new card with the same face as the old top but
-    in another place is: ``"question"`` (default: two red 7s in a row are rare, a nudged pile is
-    not), ``"card"`` or ``"ignore"``.
+    not reported again. ``same_card`` says what the pile settling after real motion with the top
+    card's face still on top is: ``"question"`` (default: "Was another red 7 played?"; at a real
+    table two identical cards in a row happen, and only the players know), ``"card"`` (a play) or
+    ``"ignore"``. A card lying where the top card lay (box overlap at least ``nudge_overlap``) is
+    the pile nudged, never a question: no camera can tell a card put exactly on its twin from that.
     """
 
     def __init__(self, recognizer: Recognizes, *, roi: tuple[int, int, int, int] | None = None,
                  settle: float = 0.5, agree: int = 2, min_confidence: float = 0.6,
                  motion_threshold: int = 18, motion_fraction: float = 0.01, scene_fraction: float = 0.5,
                  width: int = 160, top: Card | None = None, same_card: str = "question",
-                 max_tries: int | None = None):
+                 nudge_overlap: float = 0.85, max_tries: int | None = None):
         if same_card not in ("question", "card", "ignore"):
             raise ValueError("same_card must be 'question', 'card' or 'ignore'")
         if agree < 1:
@@ -100,7 +106,7 @@ class MotionGate:
         self.settle, self.agree, self.min_confidence = settle, agree, min_confidence
         self.motion_threshold, self.motion_fraction = motion_threshold, motion_fraction
         self.scene_fraction, self.width = scene_fraction, width
-        self.same_card = same_card
+        self.same_card, self.nudge_overlap = same_card, nudge_overlap
         self.max_tries = max_tries if max_tries is not None else agree + 2
         self.top: Card | None = Card.parse(top) if isinstance(top, str) else top
         self._top_box = None
@@ -116,17 +122,38 @@ class MotionGate:
         self._last_motion_t = 0.0
         self._scene_changed = False
         self._readings: list[_Reading] = []
-        self._hand_scan = False
+        self._hand_scan = False         # the next settled view is a hand scan
+        self._scan_id = 0
+        self._scanning = False          # the view being confirmed is a hand scan
+        self._rejudge = False           # the baseline is not the pile (a hand was spread over it)
 
     # -- control from the referee side --------------------------------------------------------
     def set_top(self, card: Card | str | None) -> None:
-        """Tell the gate which card is on top (after a restart, a manual correction)."""
+        """Tell the gate which card is on top (after a restart, a manual correction). Where the
+        top card lies is kept: a fixed misreading names the card, it does not move it."""
         self.top = Card.parse(card) if isinstance(card, str) else card
-        self._top_box = None
+        if self.top is None:
+            self._top_box = None
 
-    def scan_hand(self) -> None:
-        """Read the next settled motion as a spread hand (whole frame) instead of a play."""
-        self._hand_scan = True
+    def scan_hand(self, scan: int = 0) -> None:
+        """Read the next settled motion as a spread hand (whole frame) instead of a play; the
+        ``hand`` event carries ``scan``, so a late answer to a cancelled scan can be told apart."""
+        self._hand_scan, self._scan_id = True, scan
+
+    def cancel_scan(self) -> None:
+        """Forget a pending hand scan (the hand came another way, or is no longer wanted). A scan
+        being confirmed is dropped; the next settled view is judged as the pile again."""
+        if self._scanning:
+            log.debug("hand scan cancelled while %s", self.state)
+            if self.state == "confirming":
+                self._readings, self.state = [], "still"
+            self._rejudge = True
+        self._hand_scan = self._scanning = False
+
+    @property
+    def scanning(self) -> bool:
+        """A hand scan is pending or being confirmed."""
+        return self._hand_scan or self._scanning
 
     # -- the per-frame work -----------------------------------------------------------------
     def _small(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -207,19 +234,20 @@ class MotionGate:
                 return []
             self.state = "confirming"
             self._readings = []
+            self._scanning = self._hand_scan
         return self._confirm(image, color, t)
 
     # -- reading the settled pile ---------------------------------------------------------------
     def _read(self, image: np.ndarray) -> _Reading:
         self.detector_calls += 1
-        roi = None if self._hand_scan else self.roi
+        roi = None if self._scanning else self.roi
         try:
             rec = self.recognizer.recognize(image, roi=roi)
         except Exception as exc:  # a recogniser fault must never stop the referee
             log.exception("the recogniser failed")
             return _Reading("?", 0.0, error=f"recogniser error: {exc}")
         self.last_recognition = rec
-        if self._hand_scan:
+        if self._scanning:
             return _Reading("hand", 1.0)
         det = getattr(rec, "top", None)
         if det is None:
@@ -240,10 +268,13 @@ class MotionGate:
         self._baseline = color
         self.state = "still"
         readings, self._readings = self._readings, []
-        if self._hand_scan:
-            self._hand_scan = False
+        if self._scanning:
+            self._hand_scan = self._scanning = False
+            self._rejudge = True        # the baseline now shows the spread hand, not the pile
             cards = tuple(d.card for d in getattr(self.last_recognition, "cards", []) or [])
-            return [PileEvent("hand", t, cards=cards, reason="hand scan")]
+            return [PileEvent("hand", t, cards=cards, reason="hand scan", scan=self._scan_id)]
+        scene = scene or self._rejudge
+        self._rejudge = False
         if not agreed:
             if scene:
                 return []
@@ -255,23 +286,24 @@ class MotionGate:
         r = recent[-1]
         confidence = min(x.confidence for x in recent)
         if r.name is None:
-            if self.top is None or scene:
+            if self.top is None:
                 return []
             self.top, self._top_box = None, None
-            return [PileEvent("cleared", t, reason="no card on the pile")]
+            return [] if scene else [PileEvent("cleared", t, reason="no card on the pile")]
         if confidence < self.min_confidence:
             if scene:
                 return []
+            self._top_box = r.box or self._top_box
             return [PileEvent("question", t, card=r.card, candidates=(r.name,), confidence=confidence,
                               reason=f"unsure ({confidence:.2f} < {self.min_confidence:.2f})", box=r.box)]
         if self.top is not None and r.card == self.top:
-            moved = _iou(self._top_box, r.box) < 0.5
+            nudged = _iou(self._top_box, r.box) >= self.nudge_overlap
             self._top_box = r.box or self._top_box
-            if not moved or scene or self.same_card == "ignore":
+            if nudged or scene or self.same_card == "ignore":
                 return []
             if self.same_card == "question":
                 return [PileEvent("question", t, card=r.card, candidates=(r.name,), confidence=confidence,
-                                  reason="the same card again?", box=r.box)]
+                                  reason=SAME_CARD, box=r.box)]
         self.top, self._top_box = r.card, r.box
         return [PileEvent("card", t, card=r.card, confidence=confidence, box=r.box,
                           reason="after the view changed" if scene else "")]

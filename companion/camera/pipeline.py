@@ -68,6 +68,7 @@ class CardWatcher:
         self._sleep = sleep or self._stop.wait
         self._lock = threading.Lock()
         self._pending: list[Callable[[], None]] = []
+        self._scans = 0
         self._frame = None
         self._jpeg: tuple[int, bytes] | None = None
         self._thread: threading.Thread | None = None
@@ -85,10 +86,20 @@ class CardWatcher:
         with self._lock:
             self._pending.append(lambda: self.gate.set_top(card))
 
-    def scan_hand(self) -> None:
-        """Read the next settled view as a spread hand (a challenge verdict or round scoring)."""
+    def scan_hand(self) -> int:
+        """Read the next settled view as a spread hand (a challenge verdict or round scoring).
+        Returns the scan's number; its ``hand`` event carries it (``PileEvent.scan``)."""
         with self._lock:
-            self._pending.append(self.gate.scan_hand)
+            self._scans += 1
+            scan = self._scans
+            self._pending.append(lambda: self.gate.scan_hand(scan))
+        return scan
+
+    def cancel_scan(self) -> None:
+        """Forget a pending hand scan (applied in the camera thread before the next frame). A
+        ``hand`` event already on its way still carries the old scan's number."""
+        with self._lock:
+            self._pending.append(self.gate.cancel_scan)
 
     def start(self, put: Callable[[object], None]) -> threading.Thread:
         """Run in a daemon thread named "camera", handing every event to ``put``."""

@@ -88,7 +88,10 @@ def question_json(q) -> dict | None:
         return None
     cands = [str(c)[:40] for c in list(q.get("candidates") or [])[:MAX_CANDIDATES]]
     reason = str(q.get("reason") or "")[:120]
-    if cands:
+    asked = str(q.get("text") or "")[:120]
+    if asked and cands:          # the camera's own words ("Was another red 7 played?")
+        text = f"{asked} Host: confirm it, or say no card was played."
+    elif cands:
         text = f"Not sure of the card: {' or '.join(cands)}? Host: confirm it."
     else:
         text = f"A card landed but could not be read{' (' + reason + ')' if reason else ''}. Host: enter it."

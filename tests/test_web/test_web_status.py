@@ -35,6 +35,9 @@ def test_status_words():
     assert question_json(QUESTION)["text"] == "Not sure of the card: red 7 or red 1? Host: confirm it."
     assert "could not be read (blurred)" in question_json({"candidates": [], "reason": "blurred"})["text"]
     assert question_json(None) is None
+    twin = question_json({"candidates": ["red 7"], "reason": "the same card again?",
+                          "text": "Was another red 7 played?"})
+    assert twin["text"] == "Was another red 7 played? Host: confirm it, or say no card was played."
     assert camera_status(object()) is None
 
 
