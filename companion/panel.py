@@ -35,11 +35,12 @@ from gpiozero import LED, Button, TonalBuzzer
 from gpiozero import Buzzer as ActiveBuzzer
 from gpiozero.tones import Tone
 
+from companion.cards import CardError, deck as deck_profile
 from companion.config import DEFAULT_BUTTON_PINS, DEFAULT_BUZZER_PIN, DEFAULT_LED_PINS
 
 log = logging.getLogger(__name__)
 
-COLORS = ("red", "yellow", "green", "blue")
+COLORS = ("red", "yellow", "green", "blue")     # the four colour buttons and LEDs, by position
 _factory = None
 _factory_lock = threading.Lock()
 
@@ -340,14 +341,17 @@ class ColorLeds:
         self.leds = {c: LED(p, pin_factory=factory) for c, p in pins.items()}
         self.showing: tuple[str | None, bool] = (None, False)
 
-    def show(self, color: str | None, *, waiting: bool = False) -> None:
+    def show(self, color: str | None, *, waiting: bool = False, deck: str | None = None) -> None:
+        """Light the LED of ``color`` (a colour of ``deck``: its LED by position, see
+        `color_buttons`), or blink all while a colour is to be named."""
         if (color, waiting) == self.showing:
             return
         self.showing = (color, waiting)
+        lit = button_for_color(color, deck) if color else None
         for c, led in self.leds.items():
             if waiting:
                 led.blink(on_time=0.3, off_time=0.3)
-            elif c == color:
+            elif c == lit:
                 led.on()
             else:
                 led.off()
@@ -357,7 +361,29 @@ class ColorLeds:
             led.close()
 
 
-VERDICT_BUTTONS = {"red": "guilty", "green": "innocent"}
+VERDICT_BUTTONS = {"red": "guilty", "green": "innocent"}   # by position: the first and the third
+
+
+def color_buttons(deck_name: str | None = None) -> dict[str, str]:
+    """The deck colour each colour button (and LED) stands for, by position: the buttons are
+    named after the classic colours (``pins.buttons.red`` is the first), the deck profile says
+    what the first to fourth colour are::
+
+        >>> color_buttons("classic")["red"], color_buttons("seinfeld")
+        ('red', {'red': 'blue', 'yellow': 'green', 'green': 'orange', 'blue': 'purple'})
+    """
+    colors: tuple[str, ...] = COLORS
+    if deck_name:
+        try:
+            colors = deck_profile(deck_name).colors
+        except CardError:
+            log.warning("unknown deck %r: the colour buttons keep the classic colours", deck_name)
+    return dict(zip(COLORS, colors))
+
+
+def button_for_color(color: str, deck_name: str | None = None) -> str | None:
+    """The colour button (or LED) that stands for the deck colour ``color``; None if none does."""
+    return next((b for b, c in color_buttons(deck_name).items() if c == color), None)
 
 
 def input_for(press: Press, snapshot: dict) -> dict | None:
@@ -368,8 +394,10 @@ def input_for(press: Press, snapshot: dict) -> dict | None:
     - DRAW: ``{"draw": 1}``, or ``{"accept": true}`` when a Wild Draw Four (or a stack) waits to
       be challenged or accepted: drawing the cards is accepting them.
     - PASS: ``{"pass": true}``; held (long press): ``{"undo": true}``.
-    - A colour: the colour named after a wild (``{"color": ...}``); after a challenge,
-      red = guilty and green = innocent (``{"verdict": ...}``); otherwise nothing.
+    - A colour: the colour named after a wild (``{"color": ...}``), the deck's colour at that
+      button's position (`color_buttons`: with the Seinfeld deck the RED button names blue);
+      after a challenge, the first (red) = guilty and the third (green) = innocent
+      (``{"verdict": ...}``); otherwise nothing.
     """
     awaiting = snapshot.get("awaiting") or {}
     need = awaiting.get("input")
@@ -389,7 +417,7 @@ def input_for(press: Press, snapshot: dict) -> dict | None:
         return {"undo": True} if press.long else {"pass": True}
     if b in COLORS:
         if need == "color":
-            return {"color": b}
+            return {"color": color_buttons(snapshot.get("deck"))[b]}
         if need == "verdict":
             v = VERDICT_BUTTONS.get(b)
             return {"verdict": v} if v else None

@@ -273,7 +273,7 @@ class Companion:
         snap = self.table.snapshot()
         need = (snap.get("awaiting") or {}).get("input")
         if self.leds:
-            self.leds.show(snap.get("color"), waiting=need == "color")
+            self.leds.show(snap.get("color"), waiting=need == "color", deck=snap.get("deck"))
         self._sync_scan(snap)
 
     def _sync_scan(self, snap: dict) -> None:

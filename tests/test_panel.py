@@ -5,8 +5,9 @@ import threading
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from companion.cards import deck
 from companion.panel import (TUNE_FOR, TUNES, Buzzer, ButtonDecoder, ColorLeds, Panel, Press, RawEdge,
-                             default_pin_factory, input_for)
+                             button_for_color, color_buttons, default_pin_factory, input_for)
 
 
 @pytest.fixture
@@ -248,3 +249,47 @@ def test_inputs_are_accepted_by_the_referee():
     for press, need in [(Press("pass", True, 0), "play"), (Press("red", False, 0), "verdict"),
                         (Press("uno", False, 0, 0), "play"), (Press("draw", False, 0), "challenge_or_accept")]:
         parse(input_for(press, snap(need)))
+
+
+# -- colour buttons for any deck -----------------------------------------------------------------
+
+def test_colour_buttons_follow_the_deck_by_position():
+    assert color_buttons("classic") == {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue"}
+    assert color_buttons(None) == color_buttons("classic")
+    assert color_buttons("nonsense") == color_buttons("classic")
+    seinfeld = color_buttons("seinfeld")
+    assert list(seinfeld.values()) == list(deck("seinfeld").colors) == ["blue", "green", "orange", "purple"]
+    assert button_for_color("purple", "seinfeld") == "blue" and button_for_color("red", "seinfeld") is None
+
+
+@pytest.mark.parametrize("button, color", [("red", "blue"), ("yellow", "green"), ("green", "orange"),
+                                           ("blue", "purple")])
+def test_seinfeld_wild_colour_from_each_button(button, color):
+    s = dict(snap("color"), deck="seinfeld")
+    assert input_for(Press(button, False, 0), s) == {"color": color}
+
+
+def test_seinfeld_verdict_buttons_keep_their_positions():
+    s = dict(snap("verdict"), deck="seinfeld")
+    assert input_for(Press("red", False, 0), s) == {"verdict": "guilty"}
+    assert input_for(Press("green", False, 0), s) == {"verdict": "innocent"}
+
+
+def test_leds_light_the_deck_colour_by_position(factory):
+    leds = ColorLeds(pin_factory=factory)
+    leds.show("orange", deck="seinfeld")
+    assert [c for c, led in leds.leds.items() if led.is_lit] == ["green"]
+    leds.show("red", deck="classic")
+    assert [c for c, led in leds.leds.items() if led.is_lit] == ["red"]
+    leds.close()
+
+
+def test_seinfeld_table_takes_every_colour_from_the_buttons():
+    from companion.table import Table
+    table = Table(None, setup={"players": ["Ann", "Ben"], "dealer": "Ben", "deck": "seinfeld"})
+    table.submit({"start": "blue 5"})
+    table.submit({"play": "wild"})
+    s = table.snapshot()
+    assert s["deck"] == "seinfeld" and s["awaiting"]["input"] == "color"
+    out = table.submit(input_for(Press("blue", False, 0), s))
+    assert table.snapshot()["color"] == "purple", out

@@ -271,7 +271,8 @@ class MotionGate:
         if self._scanning:
             self._hand_scan = self._scanning = False
             self._rejudge = True        # the baseline now shows the spread hand, not the pile
-            cards = tuple(d.card for d in getattr(self.last_recognition, "cards", []) or [])
+            cards = tuple(c for c in (getattr(d, "card", None) for d in getattr(self.last_recognition, "cards", None) or [])
+                          if c is not None)
             return [PileEvent("hand", t, cards=cards, reason="hand scan", scan=self._scan_id)]
         scene = scene or self._rejudge
         self._rejudge = False

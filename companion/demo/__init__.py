@@ -210,10 +210,20 @@ def print_summary(report, *, oracle: bool = False, out=None) -> None:
             sure = ", ".join(known[:4]) + (", ..." if len(known) > 4 else "")
             w(f"    read {what} where {truth} lay" + (f" x{len(confs)}" if len(confs) > 1 else "")
               + (f" (confidence {sure})" if sure else ""), file=out)
-    twins = [f for f in report.camera_fixes if f.get("twin")]
-    if twins:
-        w(f"  {len(twins)} cards were put squarely on their twin (the same face): the gate takes that "
-          f"for the same card nudged, so the host entered them", file=out)
+    if report.hands_seen or report.hands_entered:
+        w(f"  hands spread for scoring: {report.hands_right}/{report.hands_seen} read right without a fix"
+          + (f"; {report.hands_entered} too big to spread, entered by the host" if report.hands_entered else ""),
+          file=out)
+    asked = [t for t in report.twins if t["how"] == "asked"]
+    entered = [t for t in report.twins if t["how"] != "asked"]
+    if report.twins:
+        w(f"  {len(report.twins)} cards were put on their twin (the same face as the top card):", file=out)
+    if asked:
+        w(f"    {len(asked)} the camera asked about (\"Was another {asked[0]['card']} played?\") and the host "
+          f"answered \"It was {asked[0]['card']}\" on the page", file=out)
+    if entered:
+        w(f"    {len(entered)} lay exactly where the twin lay (the gate takes that for the pile nudged), "
+          f"so the host entered them", file=out)
     for f in report.camera_fixes:
         if not f.get("twin"):
             w(f"  fixed by the host: {f['card']} (the referee got {f['got']})", file=out)

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from companion.cards import Card, deck as deck_profile
+from companion.panel import button_for_color
 from companion.referee.legality import mismatch, wd4_guilty
 from companion.rules import Rules
 
@@ -172,11 +173,12 @@ class Bots:
             return Move("new_round", None, HOST, {"new_round": True}, text="the host starts the next round")
         if need == "hand":
             cards = [str(c) for c in self.cards.hands[who]]
-            return Move("hand", who, HOST, {"hand": {"player": who, "cards": cards}},
-                        text=f"the host enters {who}'s cards")
+            return Move("hand", who, CAMERA, {"hand": {"player": who, "cards": cards}},
+                        text=f"{who} spreads the cards left under the camera")
         if need == "color":
             color = self.favourite_color(who)
-            return Move("color", who, BUTTON, {"color": color}, button=color, text=f"{who} presses {color}")
+            button = button_for_color(color, self.cards.deck_name)     # by position: any deck
+            return Move("color", who, BUTTON, {"color": color}, button=button, text=f"{who} presses {color}")
         if need == "challenge_or_accept":
             return self._answer_wd4(snap, who)
         if need == "stack_or_accept":

@@ -97,6 +97,9 @@ class Eyes:
                 self.mistakes.append({"truth": str(shot.truth) if shot and shot.truth else "no card",
                                       "seen": f"error: {exc}", "confidence": None})
             raise
+        if shot is not None and shot.hand is not None:      # a hand scan: every card counts
+            self._score_hand(shot, rec)
+            return rec
         top = getattr(rec, "top", None)
         seen = top.card if top is not None else None
         truth = shot.truth if shot is not None else None
@@ -111,8 +114,23 @@ class Eyes:
         return rec
 
 
+    def _score_hand(self, shot: Shot, rec) -> None:
+        seen = sorted(str(d.card) for d in getattr(rec, "cards", None) or [])
+        truth = sorted(str(c) for c, _ in shot.hand)
+        with self._lock:
+            self.frames += 1
+            if seen == truth:
+                self.right += 1
+            else:
+                self.mistakes.append({"truth": "hand " + ", ".join(truth), "seen": "hand " + ", ".join(seen),
+                                      "confidence": None})
+
+
 def _oracle(shot: Shot | None):
     from companion.vision.recognizer import Detection, Recognition
+    if shot is not None and shot.hand is not None:
+        dets = [Detection(c.color, c.symbol, 0.99, box) for c, box in shot.hand]
+        return Recognition(dets, None)
     if shot is None or shot.truth is None:
         return Recognition([], None)
     c = shot.truth

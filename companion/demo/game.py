@@ -24,11 +24,12 @@ from typing import Callable
 from companion.config import Config, PileConfig, TableConfig
 from companion.panel import ButtonDecoder, Buzzer, ColorLeds, Panel
 from companion.rules import Rules
+from companion.camera.gate import SAME_CARD
 from companion.run import Companion, Preview, build_watcher
 
 from .bots import BUTTON, CAMERA, HOST, Bots, Move, Script, TableCards
 from .camera import FPS, DemoCamera, Eyes, SimClock
-from .scene import ROI, Clip, Shot, TableScene
+from .scene import MAX_SPREAD, ROI, Clip, Shot, TableScene
 
 log = logging.getLogger(__name__)
 QUIET = {"turn"}            # announcements left out of the running commentary
@@ -45,6 +46,10 @@ class Report:
     game_winner: str | None = None
     plays_seen: int = 0             # cards the camera had to report
     plays_right: int = 0            # ... and reported exactly, with no fix needed
+    hands_seen: int = 0             # hands spread under the camera for scoring
+    hands_right: int = 0            # ... and read exactly, with no fix needed
+    hands_entered: int = 0          # hands too big to spread: the host entered them
+    twins: list = field(default_factory=list)          # cards put on their twin, and how they got in
     camera_fixes: list = field(default_factory=list)   # each play the host had to fix
     mistakes: list = field(default_factory=list)       # the scripted mistakes and how they were judged
     disagreements: list = field(default_factory=list)  # referee vs the real cards
@@ -88,9 +93,11 @@ class DemoGame:
         self.camera = DemoCamera()
         self.watcher = build_watcher(self.config, None, recognizer=self.eyes, source=self.camera)
         p = self.config.panel
-        # no watcher here: hand scans are not part of the demo (verdicts come from the colour
-        # buttons, the cards left at the end of a round from the host), see the report
-        self.companion = Companion(table, self.events, decoder=ButtonDecoder(bounce=p.bounce, long_press=p.long_press),
+        # as in `companion run`: the companion tells the watcher the top card and when to scan a
+        # hand (end-of-round scoring is read from the spread hands; verdicts come from buttons,
+        # which cancels the scan the challenge started)
+        self.companion = Companion(table, self.events, watcher=self.watcher,
+                                   decoder=ButtonDecoder(bounce=p.bounce, long_press=p.long_press),
                                    buzzer=self.buzzer, leds=self.leds, clock=self.clock)
         self.preview = Preview(self.watcher, self.companion)
         self.report = Report(list(players), truth_scores={p: 0 for p in players}, eyes=self.eyes)
@@ -138,10 +145,10 @@ class DemoGame:
     # -- one move, checked ----------------------------------------------------------------------------
     def perform(self, move: Move) -> list[dict]:
         """Carry out ``move``; return the announcements of the input it meant (after any fix)."""
+        if move.kind == "hand":
+            return self._scan_hand(move)
         self._updates.clear()
         twin = False
-        if move.channel == BUTTON and move.button not in self.panel.buttons:
-            move.channel = HOST            # a colour this panel has no button for: the host names it
         if move.channel == CAMERA:
             twin = move.kind == "play" and move.card == self.scene.top
             self._film(self.scene.drop(move.card))
@@ -150,6 +157,10 @@ class DemoGame:
         else:
             self.companion.submit(move.expect, source="host")
         got = [u["event"] for u in self._mine()]
+        if twin and not got:
+            out = self._answer_twin(move)
+            if out is not None:
+                return out
         if move.channel == CAMERA:
             self.report.plays_seen += 1
         if got == [move.expect]:
@@ -157,6 +168,55 @@ class DemoGame:
                 self.report.plays_right += 1
             return list(self._mine()[0]["announcements"])
         return self._fix(move, got, twin=twin)
+
+    def _answer_twin(self, move: Move) -> list[dict] | None:
+        """A card put on its twin: the camera asks "Was another red 7 played?" and the host
+        answers on the page ("It was red 7": the same input that button sends). None when the
+        camera did not ask (the card lay exactly where its twin lay)."""
+        q = self.companion.question
+        card = str(move.card)
+        if not q or q.get("reason") != SAME_CARD or card not in q["candidates"]:
+            return None
+        self.say(f"  [camera] {q.get('text')} The host answers: It was {card}")
+        self.companion.submit({move.kind: card}, source="host")
+        self.report.twins.append({"card": card, "how": "asked"})
+        mine = self._mine()
+        return list(mine[-1]["announcements"]) if mine else []
+
+    def _scan_hand(self, move: Move) -> list[dict]:
+        """End of round: the player spreads the cards left under the camera (the pile gathered
+        first); the Companion's hand scan reads them. A hand too big to spread readably, or
+        read wrong, is entered by the host as on the page."""
+        cards = list(self.cards.hands[move.player])
+        if not 0 < len(cards) <= MAX_SPREAD:
+            self.report.hands_entered += 1
+            self._updates.clear()
+            self.companion.submit(move.expect, source="host")
+            mine = self._mine()
+            return list(mine[-1]["announcements"]) if mine else []
+        if not self.scene.empty:
+            self._quiet_film(self.scene.clear(), "(pile gathered)")
+        self._updates.clear()
+        self._film(self.scene.spread(cards))
+        got = [u["event"] for u in self._mine()]
+        self.report.hands_seen += 1
+        if got == [move.expect]:
+            self.report.hands_right += 1
+            out = list(self._mine()[0]["announcements"])
+        else:
+            out = self._fix(move, got)
+        self._quiet_film(self.scene.pick_up(), "(cards picked up)")
+        return out
+
+    def _quiet_film(self, clip: Clip, what: str) -> None:
+        """Film a change that is no referee input (gathering the pile, picking cards up); undo
+        whatever the camera made of it."""
+        self._updates.clear()
+        self._film(clip)
+        for u in self._mine()[::-1]:
+            self.report.camera_fixes.append({"card": what, "got": _describe(u["event"]), "twin": False})
+            self.table.submit({"undo": True}, source="host")
+        self._updates.clear()
 
     def _mine(self) -> list[dict]:
         """The referee inputs of this move (not the page's pause/resume or the host's own)."""
@@ -167,13 +227,17 @@ class DemoGame:
         """The host puts right what the camera (or a button) got wrong: undo what it caused, then
         enter what really happened, as the page's "fix misread card" does."""
         what = ", ".join(_describe(e) for e in got) or "nothing"
-        if move.channel == CAMERA:
+        if move.channel == CAMERA or move.kind == "hand":
             question = self.companion.question
             if not got and question:
                 what = f"a question ({question['reason']}; {', '.join(question['candidates']) or 'no guess'})"
-            self.report.camera_fixes.append({"card": str(move.card), "got": what, "twin": twin})
-            why = " (the twin of the top card: the gate takes it for the same card nudged)" if twin else ""
-            self.say(f"  [camera] {move.card} landed; the referee got {what}{why}: the host enters it")
+            name = f"{move.player}'s hand" if move.kind == "hand" else str(move.card)
+            self.report.camera_fixes.append({"card": name, "got": what, "twin": twin})
+            if twin:
+                self.report.twins.append({"card": name, "how": "entered"})
+            why = " (on its twin, exactly where the twin lay: the gate takes it for the pile nudged)" if twin else ""
+            self.say(f"  [camera] {name} {'spread' if move.kind == 'hand' else 'landed'}; the referee got "
+                     f"{what}{why}: the host enters it")
         else:
             self.report.disagreements.append(f"{move.text}: expected {move.expect}, the referee got {what}")
             log.error("%s: expected %s, got %s", move.text, move.expect, what)
@@ -181,7 +245,7 @@ class DemoGame:
             self.table.submit({"undo": True}, source="host")
         self._updates.clear()
         self.companion.submit(move.expect, source="host")
-        if move.channel == CAMERA:
+        if move.channel == CAMERA and move.kind != "hand":
             self.watcher.set_top(self.scene.top)
         mine = self._mine()
         return list(mine[-1]["announcements"]) if mine else []
@@ -278,7 +342,7 @@ class DemoGame:
 
     def _deal(self) -> None:
         snap = self.table.snapshot()
-        if snap["round"] > 1:
+        if snap["round"] > 1 and not self.scene.empty:
             self._film(self.scene.clear())
         players = [p for p in snap["players"] if p not in snap["eliminated"]]
         self.cards.deal(players, self.rules.hand_size)

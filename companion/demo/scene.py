@@ -29,13 +29,18 @@ ROI = (150, 60, 490, 420)          # the pile area the motion gate watches (x1, 
 DESIGNS = {"classic": "classic", "classic112": "modern", "seinfeld": "flat"}
 
 
+MAX_SPREAD = 18                    # the most cards a spread hand shows readably (3 rows of 6)
+
+
 @dataclass(frozen=True)
 class Shot:
-    """One rendered camera frame and the card a perfect eye would read as the top."""
+    """One rendered camera frame and the card a perfect eye would read as the top; for a hand
+    spread under the camera, ``hand`` holds every card shown with its box (and ``truth`` is None)."""
 
     image: np.ndarray
     truth: Card | None
     box: tuple | None = None
+    hand: tuple | None = None          # ((card, box), ...) of a spread hand
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class TableScene:
         self._pile = Canvas(self.background)
         self._under: list[np.ndarray] = []     # the pile image before each card still on it
         self._cards: list[tuple[Card, tuple]] = []   # (card, box) of the cards on the pile
+        self._spread = None                # (the table before, the cards laid) while a hand is spread
 
     # -- the camera ---------------------------------------------------------------------------------
     def _pick_camera(self) -> int:
@@ -141,6 +147,44 @@ class TableScene:
         self._pile = Canvas(self.background)
         self._under, self._cards = [], []
         return Clip([Shot(self._shoot(reach), None)], self.still())
+
+    # -- a hand spread under the camera (scoring at the end of a round) ---------------------------
+    def spread(self, cards: list[Card]) -> Clip:
+        """A player spreads ``cards`` face up on the (gathered) table, in rows of up to six, for
+        a hand scan; `pick_up` takes them back. At most `MAX_SPREAD` cards."""
+        if not 0 < len(cards) <= MAX_SPREAD:
+            raise ValueError(f"a spread shows 1 to {MAX_SPREAD} cards, not {len(cards)}")
+        rows = -(-len(cards) // 6)
+        cols = -(-len(cards) // rows)
+        card_h = min(150.0, 0.85 * (self.h - 40) / rows)
+        step_x, step_y = card_h * 2 / 3 * 1.15, card_h * 1.12
+        base = Canvas(self._pile.img)
+        laid: list[tuple[Card, tuple]] = []
+        for k, card in enumerate(cards):
+            r, c = divmod(k, cols)
+            n_row = min(cols, len(cards) - r * cols)
+            cx = self.w / 2 + (c - (n_row - 1) / 2) * step_x + self.rng.normal(0, 2)
+            cy = self.h / 2 + (r - (rows - 1) / 2) * step_y + self.rng.normal(0, 2)
+            quad = card_quad(cx, cy, card_h, self.rng.normal(0, 3), self.rng, persp=0.01)
+            base.place(self._face(card), quad, shadow=0.2)
+            x1, y1 = quad.min(0)
+            x2, y2 = quad.max(0)
+            laid.append((card, (float(x1), float(y1), float(x2), float(y2))))
+        self._spread = (self._pile, tuple(laid))
+        self._pile = base
+        reach = self._with_hand(base.img, (self.w / 2, self.h * 0.8))
+        return Clip([Shot(self._shoot(reach), None)], Shot(self._shoot(base), None, None, tuple(laid)))
+
+    def pick_up(self) -> Clip:
+        """The player takes the spread cards back into the hand."""
+        under, laid = getattr(self, "_spread", None) or (self._pile, ())
+        reach = self._with_hand(self._pile.img, (self.w / 2, self.h / 2))
+        self._pile, self._spread = under, None
+        return Clip([Shot(self._shoot(reach), None)], self.still())
+
+    @property
+    def empty(self) -> bool:
+        return not self._cards
 
     def save(self, path: str) -> None:
         """Write the current still frame (for a look at what the camera sees)."""
