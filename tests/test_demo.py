@@ -55,15 +55,25 @@ class Misreader:
     """Answers like the simulation, except that it misreads the cards of the plays in ``wrong``
     (by play number) as another card: the host must fix them and the game must go on."""
 
-    def __init__(self, wrong: set[int], broken: set[int] = frozenset()):
+    def __init__(self, wrong: set[int], broken: set[int] = frozenset(), wrong_hands: int = 0):
         self.eyes: Eyes | None = None
         self.wrong, self.broken = wrong, broken
+        self.wrong_hands = wrong_hands    # so many spread hands are read with one card wrong
+        self.bad_hands: list = []
         self.plays: dict[int, int] = {}
         self.kept: list = []              # the shots numbered, kept alive so their ids stay unique
 
     def recognize(self, image, roi=None):
         shot = self.eyes.truth(image)
         rec = _oracle(shot)
+        bad = shot is not None and any(k is shot for k in self.bad_hands)
+        if shot is not None and shot.hand and (self.wrong_hands or bad):
+            if not bad:                         # every read of this spread goes wrong
+                self.wrong_hands -= 1
+                self.bad_hands.append(shot)
+            first = rec.cards[0]
+            rec.cards[0] = type(first)("green" if first.color != "green" else "blue", "5", 0.9, first.box)
+            return rec
         if shot is None or shot.truth is None:
             return rec
         if id(shot) not in self.plays:
@@ -98,6 +108,72 @@ def test_demo_round_with_misreads_the_host_fixes():
     assert "fixed by the host" in out.getvalue() and "frames read" in out.getvalue()
 
 
+def test_demo_scores_from_spread_hands_and_the_host_fixes_a_misread_hand():
+    liar = Misreader(set(), wrong_hands=1)
+    eyes = Eyes(liar)
+    liar.eyes = eyes
+    report, history, snap = _play(eyes)
+    _assert_agrees(report, history, snap)            # the scores match the real cards
+    hands = [e for e in history if "hand" in e["event"]]
+    assert report.hands_seen >= 2 and report.hands_right == report.hands_seen - 1
+    assert [e["source"] for e in hands].count("host") == 1 and [e["source"] for e in hands].count("camera") >= 2
+    assert any(f["card"].endswith("'s hand") for f in report.camera_fixes)
+    assert any(m["seen"].startswith("hand ") for m in eyes.mistakes)
+    out = io.StringIO()
+    print_summary(report, out=out)
+    assert f"hands spread for scoring: {report.hands_right}/{report.hands_seen}" in out.getvalue()
+
+
+def test_demo_twin_goes_in_through_the_cameras_question():
+    """A card put on its twin: the gate asks "Was another X played?", the host answers "It was X"."""
+    from companion.demo.bots import CAMERA, Move
+    table = Table(None)
+    game = DemoGame(table, Eyes(oracle=True), players=["Ann", "Ben"], seed=SEED, rounds=1)
+    try:
+        game.watcher.start(game.events.put)
+        game._push(game.scene.still(), 0)
+        game._push(game.scene.still(), 1 / 15)
+        game.camera.wait()
+        game.companion.submit({"setup": game.config.setup()}, source="host")
+        game._deal()
+        first = next(c for c in game.cards.draw[::-1] if c.is_number)
+        game.cards.draw.remove(first)
+        game.cards.draw.append(first)
+        start = Move("start", None, CAMERA, {"start": str(first)}, card=first)
+        game._after(start, game.perform(start))
+        who = table.snapshot()["current"]
+        game.cards.hands[who][0] = first          # the deck's other copy of that number
+        move = Move("play", who, CAMERA, {"play": str(first)}, card=first)
+        out = game.perform(move)
+        assert [a["type"] for a in out][:1] == ["played"], out
+        game._after(move, out)
+        assert table.snapshot()["pile"][-2:] == [str(first)] * 2
+        assert game.report.disagreements == [] and game.report.camera_fixes == []
+        assert game.report.twins == [{"card": str(first), "how": "asked"}]
+        assert table.history()[-1]["event"] == {"play": str(first)} and table.history()[-1]["source"] == "host"
+        assert game.companion.question is None
+        out = io.StringIO()
+        print_summary(game.report, out=out)
+        assert f'"Was another {first} played?"' in out.getvalue()
+    finally:
+        game.close()
+        table.close()
+
+
+def test_demo_with_the_seinfeld_deck_names_colours_on_the_buttons():
+    table = Table(None)
+    game = DemoGame(table, Eyes(oracle=True), players=["Ann", "Ben"], deck="seinfeld", seed=SEED, rounds=1)
+    try:
+        report = game.play()
+        colors = [e for e in table.history() if "color" in e["event"] and len(e["event"]) == 1]
+    finally:
+        game.close()
+        table.close()
+    assert report.disagreements == [] and all(r["ok"] for r in report.rounds)
+    assert colors and all(e["source"] == "button" for e in colors)
+    assert {e["event"]["color"] for e in colors} <= {"blue", "green", "orange", "purple"}
+
+
 def _models_present() -> bool:
     from companion.paths import models_dir
     d = models_dir()
@@ -113,8 +189,10 @@ def test_demo_round_with_the_real_recogniser():
     _assert_agrees(report, history, snap)
     assert eyes.mistakes == []
     assert eyes.right == eyes.frames > 40
-    # the only plays a host may enter are twins put squarely on their twin (the gate's policy)
+    # the only plays a host may enter are twins put exactly on their twin (the gate's policy);
+    # the hands spread for scoring are read right too
     assert all(f["twin"] for f in report.camera_fixes)
+    assert report.hands_right == report.hands_seen > 0
     assert report.plays_right == report.plays_seen - len(report.camera_fixes)
 
 
