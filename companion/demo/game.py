@@ -3,9 +3,11 @@
 Every move goes the way it would at a real table: a card put on the pile is a clip of rendered
 camera frames pushed into a `SimulatedSource` and read by the real `CardWatcher` (motion gate and
 recogniser, in its own thread); a button is a mock GPIO pin of the real `Panel` driven low and
-high; what the host would type on the page (a new round, the cards left in a hand, a fix) goes
-to the table as a host input. One queue, read here by the real `Companion` (as in `companion
-run`), turns camera events and button edges into referee inputs.
+high; the cards left at the end of a round are spread under the camera and read by a hand scan;
+what the host would type on the page (a new round, a fix, "It was red 7" to the camera's question
+about a card put on its twin) goes to the table as a host input. One queue, read here by the
+real `Companion` (as in `companion run`), turns camera events and button edges into referee
+inputs.
 
 After each move the loop checks that the referee got exactly the input the move meant. When the
 camera misread a card (or was unsure), the host fixes it as on the page (undo, then the right
