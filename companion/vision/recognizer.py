@@ -211,7 +211,8 @@ class Recognizer:
                 continue
             used.update(inside)
             groups.append((f, [syms[i] for i in inside]))
-        rest = [p for i, p in enumerate(syms) if i not in used]
+        # a centre symbol outside any uncovered face is too easily a pattern on the table
+        rest = [p for i, p in enumerate(syms) if i not in used and p.cls == "index"]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for g in groups:
                 if g[0] is None and _same_card(p, g[1]):
