@@ -243,7 +243,9 @@ class Recognizer:
         symbol = max(votes, key=votes.get)
         total = sum(votes.values())
         agree = [p for p in members if p.symbol == symbol]
-        conf = (votes[symbol] / total) * max(p.p for p in agree) * (face.score if face else max(p.score for p in agree))
+        # how sure: the members' agreement times the classifier's own certainty (the detector's
+        # score only decides whether something is there: it is thresholded above)
+        conf = (votes[symbol] / total) * max(p.p for p in agree)
         colour = None
         if not kinds()[symbol].wild:
             cvotes: dict[str, float] = {}
@@ -257,6 +259,7 @@ class Recognizer:
             if not cvotes:
                 return None
             colour = max(cvotes, key=cvotes.get)
+            conf *= cvotes[colour] / sum(cvotes.values())
         box = face.box if face is not None else _union([p.box for p in members])
         return Detection(colour, symbol, float(conf), box)
 
