@@ -188,7 +188,7 @@ class Recognizer:
             image, ox, oy = image[y1:y2, x1:x2], x1, y1
         parts = self.detect(image)
         self.classify(image, parts)
-        syms = [p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.sym_conf]
+        syms = _dedupe([p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.sym_conf])
         coloured = [p for p in syms if not kinds()[p.symbol].wild]
         for p in coloured:
             p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3)
@@ -215,7 +215,7 @@ class Recognizer:
         rest = [p for i, p in enumerate(syms) if i not in used and p.cls == "index"]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for g in groups:
-                if g[0] is None and _same_card(p, g[1]):
+                if (g[0] is None and _same_card(p, g[1])) or (g[0] is not None and _corner_of(p, g[0], g[1])):
                     g[1].append(p)
                     break
             else:
@@ -279,6 +279,31 @@ def _same_card(p: Part, members: list[Part]) -> bool:
         if not (2.5 * size <= d <= 9 * size):
             return False
     return True
+
+
+def _corner_of(p: Part, face: Part, members: list[Part]) -> bool:
+    """An index just outside a face's (loose) box that shows the face's own symbol and colour."""
+    x1, y1, x2, y2 = face.box
+    gx, gy = (x2 - x1) * 0.3, (y2 - y1) * 0.3
+    near = x1 - gx <= p.centre[0] <= x2 + gx and y1 - gy <= p.centre[1] <= y2 + gy
+    return near and any(q.symbol == p.symbol and q.color == p.color for q in members)
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _dedupe(parts: list[Part]) -> list[Part]:
+    """One symbol seen twice by the detector (overlapping boxes): keep the surer reading."""
+    kept: list[Part] = []
+    for p in sorted(parts, key=lambda p: -p.score * p.p):
+        if not any(q.cls == p.cls and q.symbol == p.symbol and _iou(p.box, q.box) > 0.3 for q in kept):
+            kept.append(p)
+    return kept
 
 
 def _union(boxes):
