@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.vision.classes import DETECTOR_CLASSES  # noqa: E402

@@ -16,7 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .synth import CLASSES, make_scene
+from .classes import DETECTOR_CLASSES as CLASSES
+from .synth import make_scene
 
 # disjoint seed ranges
 SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}

@@ -21,7 +21,6 @@ import numpy as np
 from ..cards import Card, deck
 from .render import CARD_H, CARD_W, Face, Style, render_back, render_card
 
-from .classes import DETECTOR_CLASSES as CLASSES
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
 SKIN = ((60, 95, 160), (90, 130, 200), (110, 160, 225), (45, 70, 120), (130, 175, 235), (70, 105, 175))
 
@@ -327,7 +326,7 @@ def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7) -> tuple[list, list
     return labels, cards
 
 
-def compose(cards_layout, rng, size, style, backgrounds=None, *, hands=0, clutter=False, background=None) -> tuple[Canvas, list]:
+def compose(cards_layout, rng, size, style, backgrounds=None, *, clutter=False, background=None) -> Canvas:
     """Place (card, quad) pairs in order (last on top) on a table; returns the canvas."""
     w, h = size
     canvas = Canvas(background if background is not None else table_surface(rng, h, w, backgrounds))
