@@ -22,6 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.vision.classes import DETECTOR_CLASSES  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 
+# the Roboflow class ids (see the dataset's data.yaml) as this project's symbols
+ROBOFLOW_SYMBOLS = ["0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild",
+                    "2", "3", "4", "5", "6", "7", "8", "9"]
+
 
 def iou(a, b) -> float:
     x1, y1 = max(a[0], b[0]), max(a[1], b[1])
@@ -29,6 +33,12 @@ def iou(a, b) -> float:
     inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
+
+
+def inside(box, outer) -> bool:
+    """The centre of `box` lies within `outer`."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
 def main(argv=None) -> int:
@@ -43,7 +53,7 @@ def main(argv=None) -> int:
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     rec = Recognizer("auto", model_dir=a.model_dir, conf=a.conf)
-    added = 0
+    added = dropped = 0
     for lab in sorted((rf / "train" / "labels").glob("*.txt")):
         src = rf / "train" / "images" / (lab.stem + ".jpg")
         img = cv2.imread(str(src))
@@ -53,16 +63,28 @@ def main(argv=None) -> int:
         gt = []
         for line in lab.read_text().split("\n"):
             if line.strip():
-                _, cx, cy, bw, bh = (float(v) for v in line.split())
-                gt.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
-        rows = [(0, b) for b in gt]
-        for p in rec.detect(img):
-            if p.score < a.conf:
-                continue
-            if p.cls == "index" and any(iou(p.box, g) > 0.2 for g in gt):
-                continue
-            rows.append((DETECTOR_CLASSES.index(p.cls), p.box))
-            added += 1
+                c, cx, cy, bw, bh = (float(v) for v in line.split())
+                gt.append((ROBOFLOW_SYMBOLS[int(c)], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
+        rows = [(0, b) for _, b in gt]
+        parts = [p for p in rec.detect(img) if p.score >= a.conf]
+        rec.classify(img, parts)
+        # keep only pseudo-labels the ground truth vouches for (a shiny stud on the table read as a
+        # card face must not become a training label): an uncovered face holds a labelled index;
+        # a centre symbol or another corner index shows the symbol of a labelled index near it
+        faces = [p for p in parts if p.cls == "card" and any(inside(g, p.box) for _, g in gt)]
+        for p in parts:
+            if p.cls == "card":
+                ok = p in faces
+            elif p.cls == "index" and any(iou(p.box, g) > 0.2 for _, g in gt):
+                ok = False
+            else:
+                ok = p.p >= 0.7 and any(inside(p.box, f.box) and any(s == p.symbol and inside(g, f.box) for s, g in gt)
+                                        for f in faces)
+            if ok:
+                rows.append((DETECTOR_CLASSES.index(p.cls), p.box))
+                added += 1
+            else:
+                dropped += 1
         dst = out / "images" / src.name
         if not dst.exists():
             os.symlink(src, dst)
@@ -73,7 +95,7 @@ def main(argv=None) -> int:
     names = "\n".join(f"  {i}: {c}" for i, c in enumerate(DETECTOR_CLASSES))
     (out / "data.yaml").write_text(
         f"path: {out}\ntrain:\n  - {syn / 'images' / 'train'}\n  - {out / 'images'}\nval: {syn / 'images' / 'val'}\nnames:\n{names}\n")
-    print(f"{out / 'data.yaml'}: {added} pseudo-labels added to the Roboflow training photos")
+    print(f"{out / 'data.yaml'}: {added} pseudo-labels added to the Roboflow training photos, {dropped} unconfirmed ones left out")
     return 0
 
 

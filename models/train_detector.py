@@ -47,7 +47,8 @@ def main(argv=None) -> int:
     model.train(
         data=a.data, epochs=a.epochs, imgsz=a.imgsz, batch=a.batch, workers=a.workers, device="cpu",
         project=os.path.abspath(a.project), name=a.name, exist_ok=True, resume=a.resume,
-        pretrained=False, amp=False, plots=False, fraction=a.fraction,
+        # from a .pt: start from its weights (pretrained=False would silently start from scratch)
+        pretrained=a.model.endswith(".pt"), amp=False, plots=False, fraction=a.fraction,
         fliplr=0.0, flipud=0.0, degrees=180.0, perspective=0.0005, scale=0.5, translate=0.1,
         mosaic=1.0, close_mosaic=3, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4,
         save_period=1, patience=100, cos_lr=False, warmup_epochs=1.0, val=True,

@@ -74,3 +74,39 @@ def test_shipped_model_reports_nothing_on_empty_tables():
     clean = sum(not rec.recognize(make_scene(s, size=(640, 480), kind="negative").image).cards
                 for s in range(7_100_000, 7_100_020))
     assert clean >= 19
+
+
+class _Scripted(Recognizer):
+    """The grouping logic on scripted detections (no model): parts, and the colour of each box."""
+
+    def __init__(self, parts, colours):
+        self.sym_conf, self.palettes = 0.7, [CLASSIC]
+        self.colors = CLASSIC
+        self._parts, self._colours = parts, colours
+
+    def detect(self, image):
+        from companion.vision.recognizer import Part
+        return [Part(cls, box, score, symbol, p) for cls, box, score, symbol, p in self._parts]
+
+    def classify(self, image, parts):
+        pass
+
+    def colour_of(self, image, box, grow, colors=None):
+        return self._colours.get(tuple(int(v) for v in box))
+
+
+def test_corners_of_cards_beneath_inside_the_top_face_box_are_not_its_votes():
+    # the top card (a tilted blue 1) has an upright box that also holds the corners of a blue skip
+    # and a red skip beneath it; the two skips together outweigh its two 1s, but the red one is
+    # another colour and the blue skip alone does not
+    face = (75, 62, 277, 302)
+    rec = _Scripted([
+        ("card", face, 0.65, "none", 0.0),
+        ("index", (150, 77, 187, 116), 0.64, "1", 0.99), ("index", (170, 245, 203, 282), 0.62, "1", 0.98),
+        ("index", (64, 115, 96, 148), 0.57, "skip", 0.97), ("index", (114, 94, 142, 123), 0.57, "skip", 0.79),
+        ("index", (230, 203, 260, 234), 0.53, "skip", 0.72),
+    ], {face: "blue", (150, 77, 187, 116): "blue", (170, 245, 203, 282): "blue", (64, 115, 96, 148): "red",
+        (114, 94, 142, 123): "blue", (230, 203, 260, 234): "blue"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert got.top.card == Card.parse("blue 1")
+    assert sorted(str(d.card) for d in got.cards) == ["blue 1", "blue skip", "red skip"]

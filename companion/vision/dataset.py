@@ -44,13 +44,19 @@ def _write_detector(args):
     return 1
 
 
-def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2) -> Path:
-    """Images + YOLO labels + data.yaml; returns the data.yaml path."""
+def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None) -> Path:
+    """Images + YOLO labels + data.yaml; returns the data.yaml path.
+
+    Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
+    the validation range so that a later batch of scenes adds new ones instead of repeating."""
+    first = SEEDS["train"] if first_seed is None else first_seed
+    if not (SEEDS["train"] <= first and first + count <= SEEDS["val"]):
+        raise ValueError(f"training seeds {first}..{first + count - 1} leave the training range")
     out = Path(out).resolve()
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    jobs = [(SEEDS["train"] + i, out, "train") for i in range(count)]
+    jobs = [(first + i, out, "train") for i in range(count)]
     jobs += [(SEEDS["val"] + i, out, "val") for i in range(val)]
     with mp.Pool(procs) as pool:
         for k, _ in enumerate(pool.imap_unordered(_write_detector, jobs, chunksize=16)):
@@ -131,7 +137,7 @@ def main(argv=None):
     ap.add_argument("--rare", action="store_true", help="draw the rare symbols far more often (crops)")
     a = ap.parse_args(argv)
     if a.what == "detector":
-        print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs))
+        print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else ()))

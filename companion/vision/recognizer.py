@@ -209,6 +209,17 @@ class Recognizer:
             inside = [i for i, p in enumerate(syms) if i not in used and _inside(p.centre, f.box)]
             if not inside:
                 continue
+            # a face's box is upright, the card may be tilted: indices of the cards beneath can lie
+            # inside it. Only the parts that agree with the face's own colour and then with its
+            # symbol vote belong to it; the others are other cards' corners (handled below)
+            own = self.colour_of(image, f.box, 0.6, colors)
+            inside = [i for i in inside if syms[i].cls == "centre" or own is None
+                      or kinds()[syms[i].symbol].wild or syms[i].color in (None, own)]
+            if not inside:
+                continue
+            votes = _symbol_votes([syms[i] for i in inside])
+            symbol = max(votes, key=votes.get)
+            inside = [i for i in inside if syms[i].symbol == symbol or syms[i].cls == "centre"]
             used.update(inside)
             groups.append((f, [syms[i] for i in inside]))
         # a centre symbol outside any uncovered face is too easily a pattern on the table
@@ -237,9 +248,7 @@ class Recognizer:
         return Recognition(cards, top[1] if top else None, parts)
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
-        votes: dict[str, float] = {}
-        for p in members:
-            votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p * p.score * (1.3 if p.cls == "centre" else 1.0)
+        votes = _symbol_votes(members)
         symbol = max(votes, key=votes.get)
         total = sum(votes.values())
         agree = [p for p in members if p.symbol == symbol]
@@ -262,6 +271,14 @@ class Recognizer:
             conf *= cvotes[colour] / sum(cvotes.values())
         box = face.box if face is not None else _union([p.box for p in members])
         return Detection(colour, symbol, float(conf), box)
+
+
+def _symbol_votes(members: list[Part]) -> dict[str, float]:
+    """Each symbol's weight among a card's parts: classifier certainty x detector score (centre x1.3)."""
+    votes: dict[str, float] = {}
+    for p in members:
+        votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p * p.score * (1.3 if p.cls == "centre" else 1.0)
+    return votes
 
 
 def _inside(pt, box, margin: float = 0.02) -> bool:
