@@ -65,7 +65,7 @@ def test_shipped_model_reads_fixed_generated_piles():
             right += 1
         else:
             wrong.append((str(sc.top), got and str(got.card)))
-    assert right >= 20, wrong     # 21 of 24 with the shipped model; the goal is all of them
+    assert right >= 21, wrong     # 22 of 24 with the shipped model; the goal is all of them
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
