@@ -192,14 +192,12 @@ def test_demo_round_with_the_real_recogniser():
     play_mistakes = [m for m in eyes.mistakes if not m["truth"].startswith("hand ")]
     assert play_mistakes == []
     assert eyes.frames > 40
-    # a right reading the recogniser was not sure enough of becomes a question the host answers;
-    # with the shipped model that is a few cards a round (the goal is none)
+    # no right reading so unsure that it became a question for the host
     unsure = [f for f in report.camera_fixes if not (f["twin"] or f["card"].endswith("'s hand"))]
-    assert all(f["got"].startswith("a question (unsure") for f in unsure), unsure
-    assert len(unsure) <= report.plays_seen // 6, unsure
-    # hands spread for scoring (up to 18 small cards in a frame) are harder: with the shipped model
-    # a card of a hand is sometimes missed and the host enters that hand; the goal is all of them
-    assert report.hands_seen > 0
+    assert unsure == []
+    # hands spread for scoring: every card of every hand read (a hand is a multiset: the camera
+    # reads it in another order than the bots hold it)
+    assert report.hands_seen > 0 and report.hands_right == report.hands_seen
 
 
 def test_demo_command_plays_to_the_target(tmp_path, capsys):

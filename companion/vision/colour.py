@@ -13,8 +13,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# OpenCV hue (0..180) of each printed colour
-HUES = {"red": 177, "orange": 10, "yellow": 26, "green": 62, "blue": 105, "purple": 140}
+# OpenCV hue (0..180) of each printed colour, placed so that the nearest one decides. Measured on
+# real photos (`models/hue_survey.py` on the Roboflow UNO photos' white-balanced corner indices):
+# red 0-3, yellow 18-24, green 33-45 (a camera sees UNO green olive, nearer yellow than a pure
+# green), blue 108-119. So the boundaries fall at red|orange 5, orange|yellow 18.5,
+# yellow|green 33, green|blue 75, blue|purple 127.5, purple|red 162.
+HUES = {"red": 179, "orange": 11, "yellow": 26, "green": 40, "blue": 110, "purple": 145}
 
 
 def white_balance(patch: np.ndarray) -> np.ndarray:

@@ -1,0 +1,72 @@
+"""Which hues a camera really sees on UNO cards: the evidence behind companion.vision.colour.HUES.
+
+    python models/hue_survey.py "../shared/datasets/roboflow-uno/valid/images/*.jpg" --limit 400
+
+For every coloured corner index the shipped model finds (classifier certainty >= 0.7, wilds left
+out), the patch around it is white-balanced as the recogniser does and the mode of its saturated
+pixels' OpenCV hue (0..180) is taken; a histogram of those modes is printed (3 hue steps a row),
+followed by the count of each colour the recogniser reports for the same photos. The peaks are
+the deck's printed colours as this camera and light render them; the hue table in colour.py puts
+its boundaries in the valleys between them.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from companion.vision.colour import white_balance  # noqa: E402
+from companion.vision.recognizer import Recognizer  # noqa: E402
+
+
+def index_hue(image: np.ndarray, box) -> int | None:
+    x1, y1, x2, y2 = box
+    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * 0.9, (y2 - y1) * 0.9
+    patch = image[int(max(0, cy - hh)):int(cy + hh), int(max(0, cx - hw)):int(cx + hw)]
+    if patch.size == 0:
+        return None
+    hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    keep = (hsv[:, 1] > 90) & (hsv[:, 2] > 50)
+    if keep.sum() < 12:
+        return None
+    counts = np.bincount(hsv[keep, 0].astype(int), minlength=180)
+    smooth = np.convolve(np.r_[counts[-3:], counts, counts[:3]], np.ones(7), "valid")
+    return int(smooth.argmax())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("images", help="a glob of photos")
+    ap.add_argument("--limit", type=int, default=400)
+    ap.add_argument("--deck", default="auto")
+    a = ap.parse_args(argv)
+    rec = Recognizer(a.deck)
+    hues, colours = [], collections.Counter()
+    for path in sorted(glob.glob(a.images))[:a.limit]:
+        image = cv2.imread(path)
+        if image is None:
+            continue
+        parts = rec.detect(image)
+        rec.classify(image, parts)
+        for p in parts:
+            if p.cls == "index" and p.symbol != "none" and not p.symbol.startswith("wild") and p.p >= 0.7:
+                h = index_hue(image, p.box)
+                if h is not None:
+                    hues.append(h)
+        colours.update(str(d.color) for d in rec.recognize(image).cards)
+    hist = np.bincount(hues, minlength=180)
+    for i in range(0, 180, 3):
+        n = int(hist[i:i + 3].sum())
+        print(f"{i:3d} {n:5d} {'#' * min(100, n // 2)}")
+    print("colours reported:", dict(colours.most_common()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
