@@ -80,7 +80,7 @@ class _Scripted(Recognizer):
     """The grouping logic on scripted detections (no model): parts, and the colour of each box."""
 
     def __init__(self, parts, colours):
-        self.sym_conf, self.palettes = 0.7, [CLASSIC]
+        self.sym_conf, self.weak_conf, self.palettes = 0.7, 0.4, [CLASSIC]
         self.colors = CLASSIC
         self._parts, self._colours = parts, colours
 

@@ -116,6 +116,7 @@ class Recognizer:
         self.conf = conf if conf is not None else float(self.meta.get("conf", 0.3))
         self.card_conf = float(self.meta.get("card_conf", 0.4))
         self.sym_conf = float(self.meta.get("symbol_conf", 0.5))
+        self.weak_conf = float(self.meta.get("weak_symbol_conf", 0.4))
         self.det = _session(folder / self.meta.get("detector", "detector.onnx"), threads)
         self.cls = _session(folder / self.meta.get("classifier", "classifier.onnx"), threads)
         self.crop = int(self.meta.get("crop", 48))
@@ -188,7 +189,10 @@ class Recognizer:
             image, ox, oy = image[y1:y2, x1:x2], x1, y1
         parts = self.detect(image)
         self.classify(image, parts)
-        syms = _dedupe([p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.sym_conf])
+        # a reading the classifier is sure of stands alone; a weaker one (an odd font, a small or
+        # blurred print) only counts inside an uncovered face, where the face's other parts must
+        # agree with it
+        syms = _dedupe([p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.weak_conf])
         coloured = [p for p in syms if not kinds()[p.symbol].wild]
         for p in coloured:
             p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3)
@@ -206,7 +210,7 @@ class Recognizer:
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
         for f in faces:
-            inside = [i for i, p in enumerate(syms) if i not in used and _inside(p.centre, f.box)]
+            inside = [i for i, p in enumerate(syms) if i not in used and _within(p, f.box)]
             if not inside:
                 continue
             # a face's box is upright, the card may be tilted: indices of the cards beneath can lie
@@ -220,10 +224,13 @@ class Recognizer:
             votes = _symbol_votes([syms[i] for i in inside])
             symbol = max(votes, key=votes.get)
             inside = [i for i in inside if syms[i].symbol == symbol or syms[i].cls == "centre"]
+            if max(syms[i].p for i in inside if syms[i].symbol == symbol) < self.sym_conf and \
+                    sum(syms[i].symbol == symbol for i in inside) < 2:
+                continue        # one weak reading alone is no card
             used.update(inside)
             groups.append((f, [syms[i] for i in inside]))
         # a centre symbol outside any uncovered face is too easily a pattern on the table
-        rest = [p for i, p in enumerate(syms) if i not in used and p.cls == "index"]
+        rest = [p for i, p in enumerate(syms) if i not in used and p.cls == "index" and p.p >= self.sym_conf]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for g in groups:
                 if (g[0] is None and _same_card(p, g[1])) or (g[0] is not None and _corner_of(p, g[0], g[1])):
@@ -252,9 +259,10 @@ class Recognizer:
         symbol = max(votes, key=votes.get)
         total = sum(votes.values())
         agree = [p for p in members if p.symbol == symbol]
-        # how sure: the members' agreement times the classifier's own certainty (the detector's
-        # score only decides whether something is there: it is thresholded above)
-        conf = (votes[symbol] / total) * max(p.p for p in agree)
+        # how sure: the members' agreement times the classifier's certainty that at least one of
+        # the agreeing readings is right (separate crops: two corners and the centre; the
+        # detector's score only decides whether something is there: it is thresholded above)
+        conf = (votes[symbol] / total) * (1.0 - float(np.prod([1.0 - p.p for p in agree])))
         colour = None
         if not kinds()[symbol].wild:
             cvotes: dict[str, float] = {}
@@ -279,6 +287,19 @@ def _symbol_votes(members: list[Part]) -> dict[str, float]:
     for p in members:
         votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p * p.score * (1.3 if p.cls == "centre" else 1.0)
     return votes
+
+
+def _within(p: Part, box) -> bool:
+    """A part that can belong to the uncovered face `box`: its centre inside the box, and an
+    index not on the box's very edge (a card's own corner index is printed inside its border,
+    so its centre is well inside even the upright box of a tilted card)."""
+    if not _inside(p.centre, box):
+        return False
+    if p.cls != "index":
+        return True
+    cx, cy = p.centre
+    gap = min(cx - box[0], box[2] - cx, cy - box[1], box[3] - cy)
+    return gap >= 0.3 * p.size
 
 
 def _inside(pt, box, margin: float = 0.02) -> bool:
