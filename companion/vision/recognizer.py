@@ -282,10 +282,11 @@ class Recognizer:
 
 
 def _symbol_votes(members: list[Part]) -> dict[str, float]:
-    """Each symbol's weight among a card's parts: classifier certainty x detector score (centre x1.3)."""
+    """Each symbol's weight among a card's parts: classifier certainty squared (one sure reading
+    outweighs two unsure ones) x detector score (centre x1.3)."""
     votes: dict[str, float] = {}
     for p in members:
-        votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p * p.score * (1.3 if p.cls == "centre" else 1.0)
+        votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p ** 2 * p.score * (1.3 if p.cls == "centre" else 1.0)
     return votes
 
 
