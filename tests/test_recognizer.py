@@ -110,3 +110,18 @@ def test_corners_of_cards_beneath_inside_the_top_face_box_are_not_its_votes():
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert got.top.card == Card.parse("blue 1")
     assert sorted(str(d.card) for d in got.cards) == ["blue 1", "blue skip", "red skip"]
+
+
+def test_fanned_twins_are_two_cards_not_one():
+    # a fan whose front card is a green 5 and whose second card is another green 5: the second
+    # card's corner index lies beside the front card's, inside the front face's box; a card shows
+    # only two corner indices, a diagonal apart, so the extra 5 is a card of its own
+    face = (109, 116, 273, 270)
+    idx = [(185, 92, 214, 119, "draw_two"), (195, 110, 226, 139, "5"), (208, 143, 239, 173, "5"),
+           (141, 218, 175, 252, "5")]
+    rec = _Scripted([("card", face, 0.72, "none", 0.0)] + [("index", b[:4], 0.7, b[4], 0.97) for b in idx]
+                    + [("centre", (153, 162, 224, 233), 0.41, "5", 0.95)],
+                    {**{b[:4]: "green" for b in idx}, face: "green", (153, 162, 224, 233): "green"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert sorted(str(d.card) for d in got.cards) == ["green 5", "green 5", "green draw two"]
+    assert got.top.card == Card.parse("green 5")

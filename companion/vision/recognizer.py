@@ -224,6 +224,14 @@ class Recognizer:
             votes = _symbol_votes([syms[i] for i in inside])
             symbol = max(votes, key=votes.get)
             inside = [i for i in inside if syms[i].symbol == symbol or syms[i].cls == "centre"]
+            # a card shows at most two corner indices, a card's diagonal apart: more indices of
+            # the symbol, or two side by side, are the corners of other cards of the same face
+            # (fanned twins)
+            own: list[Part] = []
+            for i in sorted(inside, key=lambda i: -syms[i].score * syms[i].p):
+                if syms[i].cls == "centre" or syms[i].symbol != symbol or _fits_corner(syms[i], own):
+                    own.append(syms[i])
+            inside = [i for i in inside if syms[i] in own]
             if max(syms[i].p for i in inside if syms[i].symbol == symbol) < self.sym_conf and \
                     sum(syms[i].symbol == symbol for i in inside) < 2:
                 continue        # one weak reading alone is no card
@@ -325,7 +333,17 @@ def _corner_of(p: Part, face: Part, members: list[Part]) -> bool:
     x1, y1, x2, y2 = face.box
     gx, gy = (x2 - x1) * 0.3, (y2 - y1) * 0.3
     near = x1 - gx <= p.centre[0] <= x2 + gx and y1 - gy <= p.centre[1] <= y2 + gy
-    return near and any(q.symbol == p.symbol and q.color == p.color for q in members)
+    return near and any(q.symbol == p.symbol and q.color == p.color for q in members) and _fits_corner(p, members)
+
+
+def _fits_corner(p: Part, members: list[Part]) -> bool:
+    """Can index `p` be one more corner of the card whose parts are `members`? A card shows two
+    corner indices, far apart (a card's diagonal is over 5 index sizes)."""
+    corners = [q for q in members if q.cls == "index"]
+    if len(corners) >= 2:
+        return False
+    return all(np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]) >= 2.5 * (p.size + q.size) / 2
+               for q in corners)
 
 
 def _iou(a, b) -> float:
