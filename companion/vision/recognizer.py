@@ -214,31 +214,40 @@ class Recognizer:
             if not inside:
                 continue
             # a face's box is upright, the card may be tilted: indices of the cards beneath can lie
-            # inside it. Only the parts that agree with the face's own colour and then with its
-            # symbol vote belong to it; the others are other cards' corners (handled below)
-            own = self.colour_of(image, f.box, 0.6, colors)
-            inside = [i for i in inside if syms[i].cls == "centre" or own is None
-                      or kinds()[syms[i].symbol].wild or syms[i].color in (None, own)]
-            if not inside:
+            # inside it. The symbol is voted by the parts of the face's own colour; then the parts
+            # showing that symbol belong to it (an index's colour is read from a patch around it,
+            # which in a fan takes in the neighbouring cards, so it only decides the vote)
+            colour = self.colour_of(image, f.box, 0.6, colors)
+
+            def fits(i):
+                p = syms[i]
+                return p.cls == "centre" or colour is None or kinds()[p.symbol].wild or p.color in (None, colour)
+            voters = [i for i in inside if fits(i)]
+            if not voters:
                 continue
-            votes = _symbol_votes([syms[i] for i in inside])
+            votes = _symbol_votes([syms[i] for i in voters])
             symbol = max(votes, key=votes.get)
-            inside = [i for i in inside if syms[i].symbol == symbol or syms[i].cls == "centre"]
             # a card shows at most two corner indices, a card's diagonal apart: more indices of
             # the symbol, or two side by side, are the corners of other cards of the same face
             # (fanned twins)
-            own: list[Part] = []
-            for i in sorted(inside, key=lambda i: -syms[i].score * syms[i].p):
-                if syms[i].cls == "centre" or syms[i].symbol != symbol or _fits_corner(syms[i], own):
-                    own.append(syms[i])
-            inside = [i for i in inside if syms[i] in own]
+            members: list[Part] = []
+            for i in sorted(inside, key=lambda i: (not fits(i), -syms[i].score * syms[i].p)):
+                p = syms[i]
+                if p.cls == "centre" or (p.symbol == symbol and _fits_corner(p, members)):
+                    members.append(p)
+            inside = [i for i in inside if syms[i] in members]
             if max(syms[i].p for i in inside if syms[i].symbol == symbol) < self.sym_conf and \
                     sum(syms[i].symbol == symbol for i in inside) < 2:
                 continue        # one weak reading alone is no card
             used.update(inside)
             groups.append((f, [syms[i] for i in inside]))
-        # a centre symbol outside any uncovered face is too easily a pattern on the table
-        rest = [p for i, p in enumerate(syms) if i not in used and p.cls == "index" and p.p >= self.sym_conf]
+        # the other indices are cards of their own (a centre symbol outside any uncovered face is
+        # too easily a pattern on the table); an index the classifier is less sure of stands
+        # alone only beside a sure one: the corners of a fan, where the next card covers part of
+        # each index
+        sure = [p for p in syms if p.cls == "index" and p.p >= self.sym_conf]
+        rest = [p for i, p in enumerate(syms) if i not in used and p.cls == "index"
+                and (p.p >= self.sym_conf or any(q is not p and _beside(p, q) for q in sure))]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for g in groups:
                 if (g[0] is None and _same_card(p, g[1])) or (g[0] is not None and _corner_of(p, g[0], g[1])):
@@ -334,6 +343,11 @@ def _corner_of(p: Part, face: Part, members: list[Part]) -> bool:
     gx, gy = (x2 - x1) * 0.3, (y2 - y1) * 0.3
     near = x1 - gx <= p.centre[0] <= x2 + gx and y1 - gy <= p.centre[1] <= y2 + gy
     return near and any(q.symbol == p.symbol and q.color == p.color for q in members) and _fits_corner(p, members)
+
+
+def _beside(p: Part, q: Part) -> bool:
+    """Two indices side by side (fanned cards' corners): centres at most two index sizes apart."""
+    return np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]) <= (p.size + q.size)
 
 
 def _fits_corner(p: Part, members: list[Part]) -> bool:
