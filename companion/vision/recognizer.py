@@ -191,8 +191,30 @@ class Recognizer:
         self.classify(image, parts)
         # a reading the classifier is sure of stands alone; a weaker one (an odd font, a small or
         # blurred print) only counts inside an uncovered face, where the face's other parts must
-        # agree with it
+        # agree with it, or beside a sure index (a fan)
         syms = _dedupe([p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.weak_conf])
+        colors = self._read_colours(image, syms)
+        faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
+        groups = self._group_faces(image, faces, syms, colors)
+        self._group_rest(syms, groups)
+        cards = []
+        top = None
+        for face, members in groups:
+            det = self._decide(image, face, members, colors)
+            if det is None:
+                continue
+            det = Detection(det.color, det.symbol, det.confidence,
+                            tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
+            cards.append(det)
+            if face is not None and (top is None or face.score > top[0]):
+                top = (face.score, det)
+        if top is None and cards:   # no uncovered face found: the surest card
+            best = max(cards, key=lambda c: c.confidence)
+            top = (best.confidence, best)
+        return Recognition(cards, top[1] if top else None, parts)
+
+    def _read_colours(self, image, syms: list[Part]) -> tuple:
+        """Read each coloured part's colour; returns the palette the image's deck uses."""
         coloured = [p for p in syms if not kinds()[p.symbol].wild]
         for p in coloured:
             p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3)
@@ -206,11 +228,14 @@ class Recognizer:
             for p in coloured:
                 if p.color not in colors:
                     p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3, colors)
-        faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
+        return colors
+
+    def _group_faces(self, image, faces: list[Part], syms: list[Part], colors) -> list:
+        """(face, its parts) for each uncovered face that shows a readable symbol."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
         for f in faces:
-            inside = [i for i, p in enumerate(syms) if i not in used and _within(p, f.box)]
+            inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box)]
             if not inside:
                 continue
             # a face's box is upright, the card may be tilted: indices of the cards beneath can lie
@@ -235,18 +260,21 @@ class Recognizer:
                 p = syms[i]
                 if p.cls == "centre" or (p.symbol == symbol and _fits_corner(p, members)):
                     members.append(p)
-            inside = [i for i in inside if syms[i] in members]
-            if max(syms[i].p for i in inside if syms[i].symbol == symbol) < self.sym_conf and \
-                    sum(syms[i].symbol == symbol for i in inside) < 2:
+            agree = [p for p in members if p.symbol == symbol]
+            if max(p.p for p in agree) < self.sym_conf and len(agree) < 2:
                 continue        # one weak reading alone is no card
-            used.update(inside)
-            groups.append((f, [syms[i] for i in inside]))
-        # the other indices are cards of their own (a centre symbol outside any uncovered face is
-        # too easily a pattern on the table); an index the classifier is less sure of stands
-        # alone only beside a sure one: the corners of a fan, where the next card covers part of
-        # each index
+            used.update(id(p) for p in members)
+            groups.append((f, members))
+        return groups
+
+    def _group_rest(self, syms: list[Part], groups: list) -> None:
+        """The indices no face took are cards of their own (a centre symbol outside any uncovered
+        face is too easily a pattern on the table), or the far corner of a face or of another
+        index. An index the classifier is less sure of counts only beside a sure one: the
+        corners of a fan, where the next card covers part of each index."""
+        used = {id(p) for _, members in groups for p in members}
         sure = [p for p in syms if p.cls == "index" and p.p >= self.sym_conf]
-        rest = [p for i, p in enumerate(syms) if i not in used and p.cls == "index"
+        rest = [p for p in syms if id(p) not in used and p.cls == "index"
                 and (p.p >= self.sym_conf or any(q is not p and _beside(p, q) for q in sure))]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for g in groups:
@@ -255,21 +283,6 @@ class Recognizer:
                     break
             else:
                 groups.append((None, [p]))
-        cards = []
-        top = None
-        for face, members in groups:
-            det = self._decide(image, face, members, colors)
-            if det is None:
-                continue
-            det = Detection(det.color, det.symbol, det.confidence,
-                            tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
-            cards.append(det)
-            if face is not None and (top is None or face.score > top[0]):
-                top = (face.score, det)
-        if top is None and cards:   # no uncovered face found: the surest card
-            best = max(cards, key=lambda c: c.confidence)
-            top = (best.confidence, best)
-        return Recognition(cards, top[1] if top else None, parts)
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
         votes = _symbol_votes(members)
