@@ -24,6 +24,16 @@ SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}
 SIZES = ((416, 416), (416, 416), (480, 360), (320, 320))
 
 
+def _run(fn, jobs: list, procs: int):
+    """fn over jobs, in this process or in `procs` fresh ones. Workers are spawned, not forked:
+    a fork taken while another thread holds a lock (a web server, ONNX Runtime) can hang forever."""
+    if procs <= 1:
+        yield from map(fn, jobs)
+        return
+    with mp.get_context("spawn").Pool(procs) as pool:
+        yield from pool.imap_unordered(fn, jobs, chunksize=16)
+
+
 def _scene_size(seed: int):
     return SIZES[seed % len(SIZES)]
 
@@ -58,10 +68,9 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     jobs = [(first + i, out, "train") for i in range(count)]
     jobs += [(SEEDS["val"] + i, out, "val") for i in range(val)]
-    with mp.Pool(procs) as pool:
-        for k, _ in enumerate(pool.imap_unordered(_write_detector, jobs, chunksize=16)):
-            if k % 500 == 0:
-                print(f"  {k}/{len(jobs)} scenes", flush=True)
+    for k, _ in enumerate(_run(_write_detector, jobs, procs)):
+        if k % 500 == 0:
+            print(f"  {k}/{len(jobs)} scenes", flush=True)
     names = "\n".join(f"  {i}: {c}" for i, c in enumerate(CLASSES))
     yaml = out / "data.yaml"
     yaml.write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
@@ -117,11 +126,10 @@ def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: i
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(first_seed + i, out, size, favour) for i in range(count)]
     rows = []
-    with mp.Pool(procs) as pool:
-        for k, r in enumerate(pool.imap_unordered(_write_crops, jobs, chunksize=16)):
-            rows += r
-            if k % 500 == 0:
-                print(f"  {k}/{count} scenes", flush=True)
+    for k, r in enumerate(_run(_write_crops, jobs, procs)):
+        rows += r
+        if k % 500 == 0:
+            print(f"  {k}/{count} scenes", flush=True)
     (out / "crops.json").write_text(json.dumps(rows))
     return out / "crops.json"
 
