@@ -20,6 +20,8 @@ SEINFELD = ("blue", "green", "orange", "purple")
     # as cameras see real cards (models/hue_survey.py on real photos): an olive UNO green (hue 39)
     # is green, not yellow; a real red (hue 1) is red even when orange is a choice
     ((40, 140, 110), CLASSIC, "green"), ((30, 35, 200), CLASSIC + ("orange", "purple"), "red"),
+    # the recent decks' teal green (#00A651, hue 75) is green, their blue (#0072BC, hue 102) blue
+    ((81, 166, 0), CLASSIC, "green"), ((81, 166, 0), SEINFELD, "green"), ((188, 114, 0), CLASSIC, "blue"),
 ])
 def test_read_colour_picks_the_nearest_colour_of_the_deck(bgr, palette, want):
     patch = np.zeros((30, 30, 3), np.uint8)

@@ -13,12 +13,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# OpenCV hue (0..180) of each printed colour, placed so that the nearest one decides. Measured on
+# OpenCV hue (0..180) of each printed colour: (centre, half-width). A hue belongs to the colour it is
+# fewest half-widths from, so each boundary falls where two colours' real ranges meet. Measured on
 # real photos (`models/hue_survey.py` on the Roboflow UNO photos' white-balanced corner indices):
-# red 0-3, yellow 18-24, green 33-45 (a camera sees UNO green olive, nearer yellow than a pure
-# green), blue 108-119. So the boundaries fall at red|orange 5, orange|yellow 18.5,
-# yellow|green 33, green|blue 75, blue|purple 127.5, purple|red 162.
-HUES = {"red": 179, "orange": 11, "yellow": 26, "green": 40, "blue": 110, "purple": 145}
+# red 0-3, yellow 18-24, green 33-45 (a camera sees the classic UNO green olive, nearer yellow than
+# a pure green), blue 108-119; the recent decks print a teal green (#00A651 is hue 75) and a blue
+# near hue 102. So green is wide: yellow|green falls at 34, green|blue at 85, red|orange at 6,
+# orange|yellow at 17, blue|purple at 130, purple|red at 167, red|yellow at 12.
+HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (26, 8), "green": (55, 22), "blue": (110, 18),
+        "purple": (145, 14)}
 
 
 def white_balance(patch: np.ndarray) -> np.ndarray:
@@ -45,9 +48,10 @@ def read_colour(patch: np.ndarray, colours, *, min_pixels: int = 12) -> tuple[st
     if keep.sum() < min_pixels:
         return None, 0.0
     h = h[keep]
-    refs = np.float32([HUES[c] for c in colours])
+    refs = np.float32([HUES[c][0] for c in colours])
+    widths = np.float32([HUES[c][1] for c in colours])
     d = np.abs(h[:, None] - refs[None])
-    d = np.minimum(d, 180 - d)
+    d = np.minimum(d, 180 - d) / widths[None]
     votes = np.bincount(d.argmin(1), minlength=len(colours))
     k = int(votes.argmax())
     return colours[k], float(votes[k]) / max(1, keep.sum())
