@@ -38,20 +38,44 @@ def white_balance(patch: np.ndarray) -> np.ndarray:
     return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
-def read_colour(patch: np.ndarray, colours, *, min_pixels: int = 12) -> tuple[str | None, float]:
-    """The deck colour that most saturated pixels of `patch` are nearest to, and its share."""
+def _saturated_hues(patch: np.ndarray, min_pixels: int) -> np.ndarray | None:
+    """OpenCV hues of the patch's saturated pixels after white balance (None if too few)."""
     if patch is None or patch.size == 0:
-        return None, 0.0
+        return None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0].ravel().astype(np.float32), hsv[..., 1].ravel(), hsv[..., 2].ravel()
     keep = (s > 90) & (v > 50)
-    if keep.sum() < min_pixels:
-        return None, 0.0
-    h = h[keep]
+    return h[keep] if keep.sum() >= min_pixels else None
+
+
+def _distances(h: np.ndarray, colours) -> np.ndarray:
+    """(pixels, colours): how many of each colour's hue widths each hue lies from it."""
     refs = np.float32([HUES[c][0] for c in colours])
     widths = np.float32([HUES[c][1] for c in colours])
     d = np.abs(h[:, None] - refs[None])
-    d = np.minimum(d, 180 - d) / widths[None]
-    votes = np.bincount(d.argmin(1), minlength=len(colours))
+    return np.minimum(d, 180 - d) / widths[None]
+
+
+def read_colour(patch: np.ndarray, colours, *, min_pixels: int = 12) -> tuple[str | None, float]:
+    """The deck colour that most saturated pixels of `patch` are nearest to, and its share."""
+    h = _saturated_hues(patch, min_pixels)
+    if h is None:
+        return None, 0.0
+    votes = np.bincount(_distances(h, colours).argmin(1), minlength=len(colours))
     k = int(votes.argmax())
-    return colours[k], float(votes[k]) / max(1, keep.sum())
+    return colours[k], float(votes[k]) / len(h)
+
+
+def palette_misfit(patch: np.ndarray, palettes, *, min_pixels: int = 12) -> np.ndarray | None:
+    """For each palette, how badly the patch's colour fits it: the mean distance (in hue widths,
+    each pixel's capped at 2) from the palette's nearest colour. A red on a palette without red
+    costs about 1, an orange on one with orange about 0.3; None if the patch shows no colour::
+
+        >>> patch = np.zeros((10, 10, 3), np.uint8); patch[:] = (150, 50, 120)    # BGR purple
+        >>> [round(float(v), 1) for v in palette_misfit(patch, [("red", "blue"), ("blue", "purple")])]
+        [1.7, 0.3]
+    """
+    h = _saturated_hues(patch, min_pixels)
+    if h is None:
+        return None
+    return np.float32([np.minimum(_distances(h, pal).min(1), 2.0).mean() for pal in palettes])

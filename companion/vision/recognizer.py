@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
-from .colour import read_colour
+from .colour import palette_misfit, read_colour
 from .dataset import crop_square
 
 
@@ -171,12 +171,7 @@ class Recognizer:
             p.symbol, p.p = SYMBOLS[k], float(pr[k])
 
     def colour_of(self, image: np.ndarray, box, grow: float, colors=None) -> str | None:
-        x1, y1, x2, y2 = box
-        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-        hw, hh = (x2 - x1) * grow / 2, (y2 - y1) * grow / 2
-        h, w = image.shape[:2]
-        patch = image[int(max(0, cy - hh)): int(min(h, cy + hh)), int(max(0, cx - hw)): int(min(w, cx + hw))]
-        return read_colour(patch, colors or self.colors)[0]
+        return read_colour(_patch(image, box, grow), colors or self.colors)[0]
 
     # ------------------------------------------------------------ whole pipeline
     def recognize(self, image: np.ndarray, roi: tuple | None = None) -> Recognition:
@@ -217,17 +212,22 @@ class Recognizer:
         """Read each coloured part's colour; returns the palette the image's deck uses."""
         coloured = [p for p in syms if not kinds()[p.symbol].wild]
         for p in coloured:
-            p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3)
+            p.color = self.colour_of(image, p.box, _GROW[p.cls])
         colors = self.colors
         if len(self.palettes) > 1 and coloured:
-            # one deck per table: take the palette most readings belong to, then read again in it
-            # (colours only one palette has count; the classic palette is the likelier deck)
-            fit = [sum(p.color in pal and not any(p.color in o for o in self.palettes if o is not pal)
-                       for p in coloured) + (1.5 if k == 0 else 0.0) for k, pal in enumerate(self.palettes)]
-            colors = self.palettes[int(np.argmax(fit))]
+            # one deck per table: the palette the readings' hues fit best (a red at hue 4 fits the
+            # classic red better than the Seinfeld orange); the classic deck is the likelier one,
+            # so another palette must fit clearly better
+            misfit = np.zeros(len(self.palettes), np.float32)
+            for p in coloured:
+                m = palette_misfit(_patch(image, p.box, _GROW[p.cls]), self.palettes)
+                if m is not None:
+                    misfit += m
+            misfit[0] -= CLASSIC_PRIOR
+            colors = self.palettes[int(np.argmin(misfit))]
             for p in coloured:
                 if p.color not in colors:
-                    p.color = self.colour_of(image, p.box, 1.8 if p.cls == "index" else 1.3, colors)
+                    p.color = self.colour_of(image, p.box, _GROW[p.cls], colors)
         return colors
 
     def _group_faces(self, image, faces: list[Part], syms: list[Part], colors) -> list:
@@ -309,6 +309,22 @@ class Recognizer:
             conf *= cvotes[colour] / sum(cvotes.values())
         box = face.box if face is not None else _union([p.box for p in members])
         return Detection(colour, symbol, float(conf), box)
+
+
+# the patch a part's colour is read from, as a multiple of its box (an index is small: its patch
+# takes in the card's colour around it)
+_GROW = {"index": 1.8, "centre": 1.3}
+# how much better (summed palette misfit) another deck's palette must fit than the classic one
+CLASSIC_PRIOR = 0.6
+
+
+def _patch(image: np.ndarray, box, grow: float) -> np.ndarray:
+    """The pixels of `box` grown `grow` times about its centre, cut to the image."""
+    x1, y1, x2, y2 = box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    hw, hh = (x2 - x1) * grow / 2, (y2 - y1) * grow / 2
+    h, w = image.shape[:2]
+    return image[int(max(0, cy - hh)): int(min(h, cy + hh)), int(max(0, cx - hw)): int(min(w, cx + hw))]
 
 
 def _symbol_votes(members: list[Part]) -> dict[str, float]:
