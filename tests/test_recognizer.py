@@ -130,3 +130,18 @@ def test_fanned_twins_are_two_cards_not_one():
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert sorted(str(d.card) for d in got.cards) == ["green 5", "green 5", "green draw two"]
     assert got.top.card == Card.parse("green 5")
+
+
+@pytest.mark.parametrize("bgr,best", [
+    ((30, 35, 200), 0),       # a real red (hue 1): the classic deck
+    ((30, 95, 240), 1),       # orange (hue 9): the Seinfeld deck
+    ((150, 50, 120), 1),      # purple: the Seinfeld deck
+])
+def test_palette_misfit_prefers_the_palette_the_hue_belongs_to(bgr, best):
+    from companion.vision.colour import palette_misfit
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = bgr
+    patch[:5] = 245
+    misfit = palette_misfit(patch, [CLASSIC, SEINFELD])
+    assert int(np.argmin(misfit)) == best
+    assert palette_misfit(np.full((20, 20, 3), 128, np.uint8), [CLASSIC, SEINFELD]) is None
