@@ -138,10 +138,10 @@ def test_fanned_twins_are_two_cards_not_one():
     ((150, 50, 120), 1),      # purple: the Seinfeld deck
 ])
 def test_palette_misfit_prefers_the_palette_the_hue_belongs_to(bgr, best):
-    from companion.vision.colour import palette_misfit
+    from companion.vision.colour import palette_misfit, saturated_hues
     patch = np.zeros((30, 30, 3), np.uint8)
     patch[:] = bgr
     patch[:5] = 245
-    misfit = palette_misfit(patch, [CLASSIC, SEINFELD])
+    misfit = palette_misfit(saturated_hues(patch), [CLASSIC, SEINFELD])
     assert int(np.argmin(misfit)) == best
-    assert palette_misfit(np.full((20, 20, 3), 128, np.uint8), [CLASSIC, SEINFELD]) is None
+    assert palette_misfit(saturated_hues(np.full((20, 20, 3), 128, np.uint8)), [CLASSIC, SEINFELD]) is None

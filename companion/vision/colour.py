@@ -38,7 +38,7 @@ def white_balance(patch: np.ndarray) -> np.ndarray:
     return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
-def _saturated_hues(patch: np.ndarray, min_pixels: int) -> np.ndarray | None:
+def saturated_hues(patch: np.ndarray, min_pixels: int = 12) -> np.ndarray | None:
     """OpenCV hues of the patch's saturated pixels after white balance (None if too few)."""
     if patch is None or patch.size == 0:
         return None
@@ -58,7 +58,11 @@ def _distances(h: np.ndarray, colours) -> np.ndarray:
 
 def read_colour(patch: np.ndarray, colours, *, min_pixels: int = 12) -> tuple[str | None, float]:
     """The deck colour that most saturated pixels of `patch` are nearest to, and its share."""
-    h = _saturated_hues(patch, min_pixels)
+    return colour_of_hues(saturated_hues(patch, min_pixels), colours)
+
+
+def colour_of_hues(h: np.ndarray | None, colours) -> tuple[str | None, float]:
+    """`read_colour` on hues already taken by `saturated_hues` (None: no colour)."""
     if h is None:
         return None, 0.0
     votes = np.bincount(_distances(h, colours).argmin(1), minlength=len(colours))
@@ -66,16 +70,16 @@ def read_colour(patch: np.ndarray, colours, *, min_pixels: int = 12) -> tuple[st
     return colours[k], float(votes[k]) / len(h)
 
 
-def palette_misfit(patch: np.ndarray, palettes, *, min_pixels: int = 12) -> np.ndarray | None:
-    """For each palette, how badly the patch's colour fits it: the mean distance (in hue widths,
-    each pixel's capped at 2) from the palette's nearest colour. A red on a palette without red
-    costs about 1, an orange on one with orange about 0.3; None if the patch shows no colour::
+def palette_misfit(h: np.ndarray | None, palettes) -> np.ndarray | None:
+    """For each palette, how badly hues (from `saturated_hues`) fit it: the mean distance (in hue
+    widths, each pixel's capped at 2) from the palette's nearest colour. A red on a palette without
+    red costs about 1, an orange on one with orange about 0.3; None if there is no colour::
 
         >>> patch = np.zeros((10, 10, 3), np.uint8); patch[:] = (150, 50, 120)    # BGR purple
-        >>> [round(float(v), 1) for v in palette_misfit(patch, [("red", "blue"), ("blue", "purple")])]
+        >>> h = saturated_hues(patch)
+        >>> [round(float(v), 1) for v in palette_misfit(h, [("red", "blue"), ("blue", "purple")])]
         [1.7, 0.3]
     """
-    h = _saturated_hues(patch, min_pixels)
     if h is None:
         return None
     return np.float32([np.minimum(_distances(h, pal).min(1), 2.0).mean() for pal in palettes])

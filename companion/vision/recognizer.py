@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
-from .colour import palette_misfit, read_colour
+from .colour import colour_of_hues, palette_misfit, read_colour, saturated_hues
 from .dataset import crop_square
 
 
@@ -211,23 +211,23 @@ class Recognizer:
     def _read_colours(self, image, syms: list[Part]) -> tuple:
         """Read each coloured part's colour; returns the palette the image's deck uses."""
         coloured = [p for p in syms if not kinds()[p.symbol].wild]
-        for p in coloured:
-            p.color = self.colour_of(image, p.box, _GROW[p.cls])
-        colors = self.colors
-        if len(self.palettes) > 1 and coloured:
-            # one deck per table: the palette the readings' hues fit best (a red at hue 4 fits the
-            # classic red better than the Seinfeld orange); the classic deck is the likelier one,
-            # so another palette must fit clearly better
-            misfit = np.zeros(len(self.palettes), np.float32)
+        if len(self.palettes) == 1:          # the deck is known (a game)
             for p in coloured:
-                m = palette_misfit(_patch(image, p.box, _GROW[p.cls]), self.palettes)
-                if m is not None:
-                    misfit += m
-            misfit[0] -= CLASSIC_PRIOR
-            colors = self.palettes[int(np.argmin(misfit))]
-            for p in coloured:
-                if p.color not in colors:
-                    p.color = self.colour_of(image, p.box, _GROW[p.cls], colors)
+                p.color = self.colour_of(image, p.box, _GROW[p.cls])
+            return self.colors
+        # any deck: one deck per table, so the palette the readings' hues fit best (a red at hue 4
+        # fits the classic red better than the Seinfeld orange); the classic deck is the likelier
+        # one, so another palette must fit clearly better. Each part's hues are taken once.
+        hues = [saturated_hues(_patch(image, p.box, _GROW[p.cls])) for p in coloured]
+        misfit = np.zeros(len(self.palettes), np.float32)
+        for h in hues:
+            m = palette_misfit(h, self.palettes)
+            if m is not None:
+                misfit += m
+        misfit[0] -= CLASSIC_PRIOR
+        colors = self.palettes[int(np.argmin(misfit))]
+        for p, h in zip(coloured, hues):
+            p.color = colour_of_hues(h, colors)[0]
         return colors
 
     def _group_faces(self, image, faces: list[Part], syms: list[Part], colors) -> list:
