@@ -34,17 +34,18 @@ SIZE = 48
 class SymbolNet(nn.Module):
     """A small CNN: 48x48 BGR crop -> symbol logits (last class: no symbol)."""
 
-    def __init__(self, n_classes: int = len(SYMBOLS)):
+    def __init__(self, n_classes: int = len(SYMBOLS), width: int = 16):
         super().__init__()
+        w = width
 
         def block(i, o):
             return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
 
-        self.features = nn.Sequential(block(3, 16), nn.MaxPool2d(2),
-                                      block(16, 32), nn.MaxPool2d(2),
-                                      block(32, 64), block(64, 64), nn.MaxPool2d(2),
-                                      block(64, 128), nn.AdaptiveAvgPool2d(1))
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, n_classes))
+        self.features = nn.Sequential(block(3, w), nn.MaxPool2d(2),
+                                      block(w, 2 * w), nn.MaxPool2d(2),
+                                      block(2 * w, 4 * w), block(4 * w, 4 * w), nn.MaxPool2d(2),
+                                      block(4 * w, 8 * w), nn.AdaptiveAvgPool2d(1))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(8 * w, n_classes))
 
     def forward(self, x):
         return self.head(self.features(x))
@@ -136,6 +137,7 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--init", default=None, help="continue from these weights (.pt)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--width", type=int, default=16, help="channels of the first layer (the shipped net: 16)")
     ap.add_argument("--out", default="models/classifier")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -154,7 +156,7 @@ def main(argv=None) -> int:
     idx = rng.permutation(len(X))
     n_val = max(1, len(X) // 20)
     val, tr = idx[:n_val], idx[n_val:]
-    model = SymbolNet()
+    model = SymbolNet(width=a.width)
     if a.init:
         model.load_state_dict(torch.load(a.init))
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)

@@ -4,7 +4,7 @@ import pytest
 
 from companion.cards import Card
 from companion.paths import models_dir
-from companion.vision.colour import read_colour, white_balance
+from companion.vision.colour import HUES, read_colour, white_balance
 from companion.vision.recognizer import Detection, ModelError, Recognition, Recognizer
 from companion.vision.synth import make_scene
 
@@ -96,8 +96,13 @@ class _Scripted(Recognizer):
     def classify(self, image, parts):
         pass
 
-    def colour_of(self, image, box, grow, colors=None):
-        return self._colours.get(tuple(int(v) for v in box))
+    def face_colour(self, image, box, colors):
+        c = self._colours.get(tuple(int(v) for v in box))
+        return c, 1.0 if c else 0.0
+
+    def part_hues(self, image, part):
+        c = self._colours.get(tuple(int(v) for v in part.box))
+        return None if c is None else np.full(20, HUES[c][0], np.float32)
 
 
 def test_corners_of_cards_beneath_inside_the_top_face_box_are_not_its_votes():
@@ -145,3 +150,35 @@ def test_palette_misfit_prefers_the_palette_the_hue_belongs_to(bgr, best):
     misfit = palette_misfit(saturated_hues(patch), [CLASSIC, SEINFELD])
     assert int(np.argmin(misfit)) == best
     assert palette_misfit(saturated_hues(np.full((20, 20, 3), 128, np.uint8)), [CLASSIC, SEINFELD]) is None
+
+
+def _index_on_card(card_bgr, around_bgr, strip: int):
+    """A 20x20 corner index (white glyph on the card's colour, a `strip`-pixel band of colour
+    around it) in a field of `around_bgr` (a hand, the table or the card beneath)."""
+    from companion.vision.recognizer import Part
+    img = np.zeros((120, 120, 3), np.uint8)
+    img[:] = around_bgr
+    img[50 - strip: 70 + strip, 50 - strip: 70 + strip] = card_bgr
+    img[55:65, 57:63] = (245, 245, 245)
+    img[20:30, 20:30] = (250, 250, 250)      # something white for the white balance
+    return img, Part("index", (50, 50, 70, 70), 0.8, "7", 0.99)
+
+
+def test_index_colour_comes_from_the_card_not_the_hand_beside_it():
+    # a blue card with a skin-coloured hand right beside its index: a patch 1.8 times the index
+    # is mostly hand (read red); the tight patch is the card's blue
+    img, part = _index_on_card((200, 100, 0), (90, 120, 200), strip=3)
+    hues = Recognizer.part_hues(None, img, part)
+    assert read_colour(img[32:88, 32:88], CLASSIC)[0] == "red"
+    from companion.vision.colour import colour_of_hues
+    assert colour_of_hues(hues, CLASSIC)[0] == "blue"
+
+
+def test_index_on_a_thin_strip_falls_back_to_a_wider_patch():
+    # an index with hardly any colour inside its box (a fanned card shows a thin strip around
+    # it): the wider patch finds the green
+    from companion.vision.colour import colour_of_hues
+    img, part = _index_on_card((60, 160, 40), (235, 235, 235), strip=6)
+    img[47:73, 47:73] = (240, 240, 240)       # the glyph's white fills the tight patch
+    assert read_colour(img[49:71, 49:71], CLASSIC)[0] is None
+    assert colour_of_hues(Recognizer.part_hues(None, img, part), CLASSIC)[0] == "green"

@@ -170,8 +170,18 @@ class Recognizer:
             k = int(pr.argmax())
             p.symbol, p.p = SYMBOLS[k], float(pr[k])
 
-    def colour_of(self, image: np.ndarray, box, grow: float, colors=None) -> str | None:
-        return read_colour(_patch(image, box, grow), colors or self.colors)[0]
+    def face_colour(self, image: np.ndarray, box, colors) -> tuple[str | None, float]:
+        """The colour of an uncovered face, from its middle, and the share of the middle's
+        coloured pixels that have it (a hand over the face lowers it)."""
+        return read_colour(_patch(image, box, 0.6), colors)
+
+    def part_hues(self, image: np.ndarray, p: Part) -> np.ndarray | None:
+        """The saturated hues around a symbol: from a tight patch (a wider one takes in a hand,
+        the table or the card beneath), else from a wider one (an index on the thin strip that a
+        fanned card leaves uncovered)."""
+        tight, wide = _GROW[p.cls]
+        h = saturated_hues(_patch(image, p.box, tight))
+        return h if h is not None else saturated_hues(_patch(image, p.box, wide))
 
     # ------------------------------------------------------------ whole pipeline
     def recognize(self, image: np.ndarray, roi: tuple | None = None) -> Recognition:
@@ -211,14 +221,14 @@ class Recognizer:
     def _read_colours(self, image, syms: list[Part]) -> tuple:
         """Read each coloured part's colour; returns the palette the image's deck uses."""
         coloured = [p for p in syms if not kinds()[p.symbol].wild]
+        hues = [self.part_hues(image, p) for p in coloured]
         if len(self.palettes) == 1:          # the deck is known (a game)
-            for p in coloured:
-                p.color = self.colour_of(image, p.box, _GROW[p.cls])
+            for p, h in zip(coloured, hues):
+                p.color = colour_of_hues(h, self.colors)[0]
             return self.colors
         # any deck: one deck per table, so the palette the readings' hues fit best (a red at hue 4
         # fits the classic red better than the Seinfeld orange); the classic deck is the likelier
         # one, so another palette must fit clearly better. Each part's hues are taken once.
-        hues = [saturated_hues(_patch(image, p.box, _GROW[p.cls])) for p in coloured]
         misfit = np.zeros(len(self.palettes), np.float32)
         for h in hues:
             m = palette_misfit(h, self.palettes)
@@ -242,7 +252,7 @@ class Recognizer:
             # inside it. The symbol is voted by the parts of the face's own colour; then the parts
             # showing that symbol belong to it (an index's colour is read from a patch around it,
             # which in a fan takes in the neighbouring cards, so it only decides the vote)
-            colour = self.colour_of(image, f.box, 0.6, colors)
+            colour = self.face_colour(image, f.box, colors)[0]
 
             def fits(i):
                 p = syms[i]
@@ -299,10 +309,10 @@ class Recognizer:
             for p in agree:
                 if p.color:
                     cvotes[p.color] = cvotes.get(p.color, 0.0) + p.p
-            if face is not None:
-                c = self.colour_of(image, face.box, 0.6, colors)
+            if face is not None:     # the face's middle: its colour, unless a hand covers it
+                c, share = self.face_colour(image, face.box, colors)
                 if c:
-                    cvotes[c] = cvotes.get(c, 0.0) + 1.0
+                    cvotes[c] = cvotes.get(c, 0.0) + share
             if not cvotes:
                 return None
             colour = max(cvotes, key=cvotes.get)
@@ -311,9 +321,9 @@ class Recognizer:
         return Detection(colour, symbol, float(conf), box)
 
 
-# the patch a part's colour is read from, as a multiple of its box (an index is small: its patch
-# takes in the card's colour around it)
-_GROW = {"index": 1.8, "centre": 1.3}
+# the patches a symbol's colour is read from (`Recognizer.part_hues`), as multiples of its box:
+# tight, and wider when the tight one shows too little colour
+_GROW = {"index": (1.1, 1.8), "centre": (0.85, 1.3)}
 # how much better (summed palette misfit) another deck's palette must fit than the classic one
 CLASSIC_PRIOR = 0.6
 

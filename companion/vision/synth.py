@@ -40,6 +40,7 @@ class Scene:
     top: Card | None = None          # the card on top of the pile (or the front card)
     cards: list = field(default_factory=list)   # every card with a visible corner index
     kind: str = "pile"
+    deck: str = "classic"            # the deck profile the cards were drawn from
 
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
@@ -401,4 +402,4 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     img = np.clip(canvas.img, 0, 255).astype(np.uint8)
     if effects:
         img = camera_effects(img, rng)
-    return Scene(img, labels, top, cards, kind)
+    return Scene(img, labels, top, cards, kind, str(deck_name))
