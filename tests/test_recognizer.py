@@ -20,6 +20,10 @@ SEINFELD = ("blue", "green", "orange", "purple")
     # as cameras see real cards (models/hue_survey.py on real photos): an olive UNO green (hue 39)
     # is green, not yellow; a real red (hue 1) is red even when orange is a choice
     ((40, 140, 110), CLASSIC, "green"), ((30, 35, 200), CLASSIC + ("orange", "purple"), "red"),
+    # the olive greens seen there reach down to hue 29-30 (a yellow never above 24); a yellow and a
+    # green of one hue (31) are told apart by brightness: a yellow is nearly as bright as the white
+    ((30, 150, 150), CLASSIC, "green"), ((20, 180, 230), CLASSIC, "yellow"),
+    ((20, 245, 235), CLASSIC, "yellow"), ((12, 150, 144), CLASSIC, "green"),
     # the recent decks' teal green (#00A651, hue 75) is green, their blue (#0072BC, hue 102) blue
     ((81, 166, 0), CLASSIC, "green"), ((81, 166, 0), SEINFELD, "green"), ((188, 114, 0), CLASSIC, "blue"),
 ])

@@ -16,12 +16,16 @@ import numpy as np
 # OpenCV hue (0..180) of each printed colour: (centre, half-width). A hue belongs to the colour it is
 # fewest half-widths from, so each boundary falls where two colours' real ranges meet. Measured on
 # real photos (`models/hue_survey.py` on the Roboflow UNO photos' white-balanced corner indices):
-# red 0-3, yellow 18-24, green 33-45 (a camera sees the classic UNO green olive, nearer yellow than
-# a pure green), blue 108-119; the recent decks print a teal green (#00A651 is hue 75) and a blue
-# near hue 102. So green is wide: yellow|green falls at 34, green|blue at 85, red|orange at 6,
-# orange|yellow at 17, blue|purple at 130, purple|red at 167, red|yellow at 12.
-HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (26, 8), "green": (55, 22), "blue": (110, 18),
+# red 0-3, yellow 18-24, green 29-45 (a camera sees the classic UNO green olive, nearer yellow than
+# a pure green: every index seen at hue 29-34 there is an olive green card), blue 108-119; the
+# recent decks print a teal green (#00A651 is hue 75) and a blue near hue 102. So green is wide:
+# yellow|green falls at 28.1, green|blue at 85, red|orange at 6, orange|yellow at 17, blue|purple
+# at 130, purple|red at 167, red|yellow at 13.2.
+HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22), "blue": (110, 18),
         "purple": (145, 14)}
+# the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
+YG_BAND = (26, 36)
+YELLOW_BRIGHT = 0.8
 
 
 def white_balance(patch: np.ndarray) -> np.ndarray:
@@ -39,13 +43,26 @@ def white_balance(patch: np.ndarray) -> np.ndarray:
 
 
 def saturated_hues(patch: np.ndarray, min_pixels: int = 12) -> np.ndarray | None:
-    """OpenCV hues of the patch's saturated pixels after white balance (None if too few)."""
+    """OpenCV hues of the patch's saturated pixels after white balance (None if too few).
+
+    Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
+    card's white and an olive green far darker: in that band a pixel at least `YELLOW_BRIGHT` times
+    as bright as the patch's white is given yellow's hue, a darker one green's lower edge."""
     if patch is None or patch.size == 0:
         return None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0].ravel().astype(np.float32), hsv[..., 1].ravel(), hsv[..., 2].ravel()
     keep = (s > 90) & (v > 50)
-    return h[keep] if keep.sum() >= min_pixels else None
+    if keep.sum() < min_pixels:
+        return None
+    h, v = h[keep], v[keep].astype(np.float32)
+    white = float(np.percentile(hsv[..., 2], 97))
+    band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
+    if band.any():
+        bright = v >= YELLOW_BRIGHT * white
+        h[band & bright] = HUES["yellow"][0]
+        h[band & ~bright] = np.maximum(h[band & ~bright], YG_BAND[1] - 2)
+    return h
 
 
 def _distances(h: np.ndarray, colours) -> np.ndarray:

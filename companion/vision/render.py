@@ -24,11 +24,15 @@ from ..cards import Card
 CARD_W, CARD_H = 200, 300
 DESIGNS = ("classic", "modern", "flat")
 
-# BGR printing colours per colour name; a scene jitters them.
+# BGR printing colours per colour name; a scene jitters them. The hues match what a camera sees
+# on real cards (models/hue_survey.py): a golden yellow (hue 23; never lime), and a green that is
+# the classic deck's olive (hue 40) in the classic design, pure (hue 65) in the others (the recent
+# decks lean teal).
 INKS = {
-    "red": (40, 30, 215), "yellow": (10, 205, 250), "green": (60, 160, 40), "blue": (200, 100, 0),
+    "red": (40, 30, 215), "yellow": (10, 195, 250), "green": (60, 160, 40), "blue": (200, 100, 0),
     "orange": (30, 95, 240), "purple": (150, 50, 120),
 }
+OLIVE = (45, 150, 115)
 WILD_QUARTERS = ("red", "blue", "yellow", "green")
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX)
@@ -55,6 +59,8 @@ class Style:
         design = design or DESIGNS[rng.integers(len(DESIGNS))]
         inks = {}
         for name, bgr in INKS.items():
+            if name == "green" and design == "classic":   # the classic deck's green is olive
+                bgr = OLIVE
             jitter = rng.normal(0, 14, 3)
             inks[name] = tuple(int(np.clip(v + j, 0, 255)) for v, j in zip(bgr, jitter))
         w = int(rng.integers(228, 256))
