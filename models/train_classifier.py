@@ -34,7 +34,7 @@ SIZE = 48
 class SymbolNet(nn.Module):
     """A small CNN: 48x48 BGR crop -> symbol logits (last class: no symbol)."""
 
-    def __init__(self, n_classes: int = len(SYMBOLS), width: int = 16):
+    def __init__(self, n_classes: int = len(SYMBOLS), width: int = 32):
         super().__init__()
         w = width
 
@@ -137,7 +137,7 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--init", default=None, help="continue from these weights (.pt)")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--width", type=int, default=16, help="channels of the first layer (the shipped net: 16)")
+    ap.add_argument("--width", type=int, default=32, help="channels of the first layer (the shipped net: 32)")
     ap.add_argument("--out", default="models/classifier")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
