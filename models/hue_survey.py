@@ -7,7 +7,10 @@ out), the patch around it is white-balanced as the recogniser does and the mode 
 pixels' OpenCV hue (0..180) is taken; a histogram of those modes is printed (3 hue steps a row),
 followed by the count of each colour the recogniser reports for the same photos. The peaks are
 the deck's printed colours as this camera and light render them; the hue table in colour.py puts
-its boundaries in the valleys between them.
+its boundaries in the valleys between them. Last, the yellow / olive green check: the indices
+whose tight patch's median hue is 15-25 (yellow) or 28-46 (the classic deck's olive green: every
+such index looked at is an olive card), and the colour the recogniser reads for each in the
+classic palette (yellow and olive share hues 26-36; brightness decides).
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.vision.colour import white_balance  # noqa: E402
+from companion.vision.colour import colour_of_hues, white_balance  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 
 
@@ -40,6 +43,18 @@ def index_hue(image: np.ndarray, box) -> int | None:
     return int(smooth.argmax())
 
 
+def tight_hue(image: np.ndarray, box) -> float | None:
+    """The median hue of the saturated pixels in the recogniser's tight patch round an index."""
+    x1, y1, x2, y2 = box
+    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * 0.55, (y2 - y1) * 0.55
+    patch = image[int(max(0, cy - hh)):int(cy + hh), int(max(0, cx - hw)):int(cx + hw)]
+    if patch.size == 0:
+        return None
+    hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    keep = (hsv[:, 1] > 90) & (hsv[:, 2] > 50)
+    return float(np.median(hsv[keep, 0])) if keep.sum() >= 12 else None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("images", help="a glob of photos")
@@ -47,7 +62,7 @@ def main(argv=None) -> int:
     ap.add_argument("--deck", default="auto")
     a = ap.parse_args(argv)
     rec = Recognizer(a.deck)
-    hues, colours = [], collections.Counter()
+    hues, colours, check = [], collections.Counter(), collections.Counter()
     for path in sorted(glob.glob(a.images))[:a.limit]:
         image = cv2.imread(path)
         if image is None:
@@ -59,12 +74,17 @@ def main(argv=None) -> int:
                 h = index_hue(image, p.box)
                 if h is not None:
                     hues.append(h)
+                    t = tight_hue(image, p.box)
+                    kind = None if t is None else "yellow" if 15 <= t <= 25 else "olive" if 28 <= t <= 46 else None
+                    if kind:
+                        check[(kind, colour_of_hues(rec.part_hues(image, p), rec.palettes[0])[0])] += 1
         colours.update(str(d.color) for d in rec.recognize(image).cards)
     hist = np.bincount(hues, minlength=180)
     for i in range(0, 180, 3):
         n = int(hist[i:i + 3].sum())
         print(f"{i:3d} {n:5d} {'#' * min(100, n // 2)}")
     print("colours reported:", dict(colours.most_common()))
+    print("yellow / olive check (mode kind, colour read):", {f"{k} -> {c}": n for (k, c), n in sorted(check.items(), key=str)})
     return 0
 
 
