@@ -186,3 +186,11 @@ def test_index_on_a_thin_strip_falls_back_to_a_wider_patch():
     img[47:73, 47:73] = (240, 240, 240)       # the glyph's white fills the tight patch
     assert read_colour(img[49:71, 49:71], CLASSIC)[0] is None
     assert colour_of_hues(Recognizer.part_hues(None, img, part), CLASSIC)[0] == "green"
+
+
+def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():
+    # no white print in the patch to compare with: the hue alone decides (an olive at hue 31 is
+    # green), the patch's own brightness is not taken for a yellow's
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = (12, 150, 144)
+    assert read_colour(patch, CLASSIC)[0] == "green"

@@ -55,11 +55,11 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12) -> np.ndarray | None
     keep = (s > 90) & (v > 50)
     if keep.sum() < min_pixels:
         return None
+    greys = v[s < 60]            # the card's white print (none: brightness cannot tell)
     h, v = h[keep], v[keep].astype(np.float32)
-    white = float(np.percentile(hsv[..., 2], 97))
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
-    if band.any():
-        bright = v >= YELLOW_BRIGHT * white
+    if band.any() and len(greys) >= min_pixels:
+        bright = v >= YELLOW_BRIGHT * float(np.percentile(greys, 90))
         h[band & bright] = HUES["yellow"][0]
         h[band & ~bright] = np.maximum(h[band & ~bright], YG_BAND[1] - 2)
     return h
