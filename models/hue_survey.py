@@ -28,31 +28,33 @@ from companion.vision.colour import colour_of_hues, white_balance  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 
 
-def index_hue(image: np.ndarray, box) -> int | None:
+def _hues(image: np.ndarray, box, half: float) -> np.ndarray | None:
+    """Hues of the saturated, white-balanced pixels of `box` grown to `half` x its size each side
+    of its centre (None if fewer than 12)."""
     x1, y1, x2, y2 = box
-    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * 0.9, (y2 - y1) * 0.9
+    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * half, (y2 - y1) * half
     patch = image[int(max(0, cy - hh)):int(cy + hh), int(max(0, cx - hw)):int(cx + hw)]
     if patch.size == 0:
         return None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     keep = (hsv[:, 1] > 90) & (hsv[:, 2] > 50)
-    if keep.sum() < 12:
+    return hsv[keep, 0] if keep.sum() >= 12 else None
+
+
+def index_hue(image: np.ndarray, box) -> int | None:
+    """The mode hue round an index (a patch 1.8 x its box)."""
+    h = _hues(image, box, 0.9)
+    if h is None:
         return None
-    counts = np.bincount(hsv[keep, 0].astype(int), minlength=180)
+    counts = np.bincount(h.astype(int), minlength=180)
     smooth = np.convolve(np.r_[counts[-3:], counts, counts[:3]], np.ones(7), "valid")
     return int(smooth.argmax())
 
 
 def tight_hue(image: np.ndarray, box) -> float | None:
-    """The median hue of the saturated pixels in the recogniser's tight patch round an index."""
-    x1, y1, x2, y2 = box
-    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * 0.55, (y2 - y1) * 0.55
-    patch = image[int(max(0, cy - hh)):int(cy + hh), int(max(0, cx - hw)):int(cx + hw)]
-    if patch.size == 0:
-        return None
-    hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    keep = (hsv[:, 1] > 90) & (hsv[:, 2] > 50)
-    return float(np.median(hsv[keep, 0])) if keep.sum() >= 12 else None
+    """The median hue in the recogniser's tight patch round an index (1.1 x its box)."""
+    h = _hues(image, box, 0.55)
+    return None if h is None else float(np.median(h))
 
 
 def main(argv=None) -> int:
