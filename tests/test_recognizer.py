@@ -4,8 +4,8 @@ import pytest
 
 from companion.cards import Card
 from companion.paths import models_dir
-from companion.vision.colour import HUES, read_colour, white_balance
-from companion.vision.recognizer import Detection, ModelError, Recognition, Recognizer
+from companion.vision.colour import HUES, colour_of_hues, palette_misfit, read_colour, saturated_hues, white_balance
+from companion.vision.recognizer import Detection, ModelError, Part, Recognition, Recognizer
 from companion.vision.synth import make_scene
 
 HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
@@ -94,7 +94,6 @@ class _Scripted(Recognizer):
         self._parts, self._colours = parts, colours
 
     def detect(self, image):
-        from companion.vision.recognizer import Part
         return [Part(cls, box, score, symbol, p) for cls, box, score, symbol, p in self._parts]
 
     def classify(self, image, parts):
@@ -147,7 +146,6 @@ def test_fanned_twins_are_two_cards_not_one():
     ((150, 50, 120), 1),      # purple: the Seinfeld deck
 ])
 def test_palette_misfit_prefers_the_palette_the_hue_belongs_to(bgr, best):
-    from companion.vision.colour import palette_misfit, saturated_hues
     patch = np.zeros((30, 30, 3), np.uint8)
     patch[:] = bgr
     patch[:5] = 245
@@ -159,7 +157,6 @@ def test_palette_misfit_prefers_the_palette_the_hue_belongs_to(bgr, best):
 def _index_on_card(card_bgr, around_bgr, strip: int):
     """A 20x20 corner index (white glyph on the card's colour, a `strip`-pixel band of colour
     around it) in a field of `around_bgr` (a hand, the table or the card beneath)."""
-    from companion.vision.recognizer import Part
     img = np.zeros((120, 120, 3), np.uint8)
     img[:] = around_bgr
     img[50 - strip: 70 + strip, 50 - strip: 70 + strip] = card_bgr
@@ -172,20 +169,18 @@ def test_index_colour_comes_from_the_card_not_the_hand_beside_it():
     # a blue card with a skin-coloured hand right beside its index: a patch 1.8 times the index
     # is mostly hand (read red); the tight patch is the card's blue
     img, part = _index_on_card((200, 100, 0), (90, 120, 200), strip=3)
-    hues = Recognizer.part_hues(None, img, part)
+    hues = Recognizer.part_hues(img, part)
     assert read_colour(img[32:88, 32:88], CLASSIC)[0] == "red"
-    from companion.vision.colour import colour_of_hues
     assert colour_of_hues(hues, CLASSIC)[0] == "blue"
 
 
 def test_index_on_a_thin_strip_falls_back_to_a_wider_patch():
     # an index with hardly any colour inside its box (a fanned card shows a thin strip around
     # it): the wider patch finds the green
-    from companion.vision.colour import colour_of_hues
     img, part = _index_on_card((60, 160, 40), (235, 235, 235), strip=6)
     img[47:73, 47:73] = (240, 240, 240)       # the glyph's white fills the tight patch
     assert read_colour(img[49:71, 49:71], CLASSIC)[0] is None
-    assert colour_of_hues(Recognizer.part_hues(None, img, part), CLASSIC)[0] == "green"
+    assert colour_of_hues(Recognizer.part_hues(img, part), CLASSIC)[0] == "green"
 
 
 def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():

@@ -68,6 +68,7 @@ class Part:
     symbol: str = "none"
     p: float = 0.0
     color: str | None = None
+    share: float = 0.0        # a face: the share of its middle's coloured pixels that have `color`
 
     @property
     def centre(self):
@@ -175,7 +176,8 @@ class Recognizer:
         coloured pixels that have it (a hand over the face lowers it)."""
         return read_colour(_patch(image, box, 0.6), colors)
 
-    def part_hues(self, image: np.ndarray, p: Part) -> np.ndarray | None:
+    @staticmethod
+    def part_hues(image: np.ndarray, p: Part) -> np.ndarray | None:
         """The saturated hues around a symbol: from a tight patch (a wider one takes in a hand,
         the table or the card beneath), else from a wider one (an index on the thin strip that a
         fanned card leaves uncovered)."""
@@ -252,7 +254,8 @@ class Recognizer:
             # inside it. The symbol is voted by the parts of the face's own colour; then the parts
             # showing that symbol belong to it (an index's colour is read from a patch around it,
             # which in a fan takes in the neighbouring cards, so it only decides the vote)
-            colour = self.face_colour(image, f.box, colors)[0]
+            f.color, f.share = self.face_colour(image, f.box, colors)     # read once: _decide uses it
+            colour = f.color
 
             def fits(i):
                 p = syms[i]
@@ -309,10 +312,8 @@ class Recognizer:
             for p in agree:
                 if p.color:
                     cvotes[p.color] = cvotes.get(p.color, 0.0) + p.p
-            if face is not None:     # the face's middle: its colour, unless a hand covers it
-                c, share = self.face_colour(image, face.box, colors)
-                if c:
-                    cvotes[c] = cvotes.get(c, 0.0) + share
+            if face is not None and face.color:   # the face's middle, unless a hand covers it
+                cvotes[face.color] = cvotes.get(face.color, 0.0) + face.share
             if not cvotes:
                 return None
             colour = max(cvotes, key=cvotes.get)
