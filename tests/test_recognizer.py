@@ -1,4 +1,5 @@
 """The recogniser: colour reading, result values, and the shipped model on fixed generated piles."""
+import cv2
 import numpy as np
 import pytest
 
@@ -101,7 +102,7 @@ class _Scripted(Recognizer):
 
     def face_colour(self, image, box, colors):
         c = self._colours.get(tuple(int(v) for v in box))
-        return c, 1.0 if c else 0.0
+        return (None, 0.33, True) if c == "many" else (c, 1.0 if c else 0.0, False)
 
     def part_hues(self, image, part):
         c = self._colours.get(tuple(int(v) for v in part.box))
@@ -138,6 +139,35 @@ def test_fanned_twins_are_two_cards_not_one():
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert sorted(str(d.card) for d in got.cards) == ["green 5", "green 5", "green draw two"]
     assert got.top.card == Card.parse("green 5")
+
+
+def test_a_wild_faces_corner_outvoted_by_two_corners_beneath_still_names_the_wild():
+    # a wild on a red 3: its upright box holds both corners of the red 3 beneath, and only one of
+    # its own corners was read (its centre oval was missed); its middle is the four-colour oval
+    face = (180, 180, 520, 480)
+    rec = _Scripted([
+        ("card", face, 0.7, "none", 0.0),
+        ("index", (320, 200, 368, 250), 0.6, "wild", 0.9),
+        ("index", (200, 250, 255, 310), 0.7, "3", 0.99), ("index", (455, 360, 512, 425), 0.7, "3", 0.99),
+    ], {face: "many", (200, 250, 255, 310): "red", (455, 360, 512, 425): "red"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert got.top.card == Card.parse("wild")
+    assert sorted(str(d.card) for d in got.cards) == ["red 3", "wild"]
+    # a middle of many colours (a hand, cards beneath) but no wild symbol inside: not a wild
+    del rec._parts[1]
+    assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card == Card.parse("red 3")
+
+
+def test_a_four_colour_middle_reads_as_many_colours_and_one_colour_does_not():
+    img = np.full((300, 200, 3), 25, np.uint8)
+    img[:8] = 245                                   # the white border, for the white balance
+    for q, bgr in enumerate([(40, 30, 215), (200, 100, 0), (10, 195, 250), (60, 160, 40)]):
+        cv2.ellipse(img, (100, 150), (70, 90), 35, q * 90, q * 90 + 90, bgr, -1)
+    rec = Recognizer.__new__(Recognizer)
+    assert rec.face_colour(img, (0, 0, 200, 300), CLASSIC)[2]
+    img[40:260, 20:180] = (200, 100, 0)             # a blue face with a little of the oval left
+    cv2.circle(img, (100, 150), 30, (10, 195, 250), -1)
+    assert rec.face_colour(img, (0, 0, 200, 300), CLASSIC)[::2] == ("blue", False)
 
 
 @pytest.mark.parametrize("bgr,best", [

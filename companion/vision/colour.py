@@ -26,6 +26,8 @@ HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22)
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
 YELLOW_BRIGHT = 0.8
+# skin (hands over a card), as OpenCV hue and saturation: printed inks are far more saturated
+SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
 
 
 def white_balance(patch: np.ndarray) -> np.ndarray:
@@ -42,7 +44,7 @@ def white_balance(patch: np.ndarray) -> np.ndarray:
     return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
-def saturated_hues(patch: np.ndarray, min_pixels: int = 12) -> np.ndarray | None:
+def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True) -> np.ndarray | None:
     """OpenCV hues of the patch's saturated pixels after white balance (None if too few).
 
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
@@ -53,6 +55,8 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12) -> np.ndarray | None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0].ravel().astype(np.float32), hsv[..., 1].ravel(), hsv[..., 2].ravel()
     keep = (s > 90) & (v > 50)
+    if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
+        keep &= ~((h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < SKIN_MAX_SAT))
     if keep.sum() < min_pixels:
         return None
     greys = v[s < 60]            # the card's white print (none: brightness cannot tell)
@@ -82,9 +86,16 @@ def colour_of_hues(h: np.ndarray | None, colours) -> tuple[str | None, float]:
     """`read_colour` on hues already taken by `saturated_hues` (None: no colour)."""
     if h is None:
         return None, 0.0
-    votes = np.bincount(_distances(h, colours).argmin(1), minlength=len(colours))
-    k = int(votes.argmax())
-    return colours[k], float(votes[k]) / len(h)
+    shares = colour_shares(h, colours)
+    k = int(shares.argmax())
+    return colours[k], float(shares[k])
+
+
+def colour_shares(h: np.ndarray | None, colours) -> np.ndarray:
+    """The share of the hues nearest each colour (all zero when there is no colour)."""
+    if h is None or len(h) == 0:
+        return np.zeros(len(colours), np.float32)
+    return np.bincount(_distances(h, colours).argmin(1), minlength=len(colours)).astype(np.float32) / len(h)
 
 
 def palette_misfit(h: np.ndarray | None, palettes) -> np.ndarray | None:

@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
-from .colour import colour_of_hues, palette_misfit, read_colour, saturated_hues
+from .colour import colour_of_hues, colour_shares, palette_misfit, saturated_hues
 from .dataset import crop_square
 
 
@@ -171,10 +171,14 @@ class Recognizer:
             k = int(pr.argmax())
             p.symbol, p.p = SYMBOLS[k], float(pr[k])
 
-    def face_colour(self, image: np.ndarray, box, colors) -> tuple[str | None, float]:
+    def face_colour(self, image: np.ndarray, box, colors) -> tuple[str | None, float, bool]:
         """The colour of an uncovered face, from its middle, and the share of the middle's
-        coloured pixels that have it (a hand over the face lowers it)."""
-        return read_colour(_patch(image, box, 0.6), colors)
+        coloured pixels that have it (a hand over the face lowers it); and whether the middle
+        shows three or more of the deck's colours in even shares, as a wild card's oval does."""
+        shares = colour_shares(saturated_hues(_patch(image, box, 0.6), skin=SKIN_IN_FACE), colors)
+        k = int(shares.argmax())
+        many = bool((shares >= WILD_SHARE).sum() >= 3 and shares[k] < 0.55)
+        return (colors[k], float(shares[k]), many) if shares[k] > 0 else (None, 0.0, False)
 
     @staticmethod
     def part_hues(image: np.ndarray, p: Part) -> np.ndarray | None:
@@ -254,11 +258,15 @@ class Recognizer:
             # inside it. The symbol is voted by the parts of the face's own colour; then the parts
             # showing that symbol belong to it (an index's colour is read from a patch around it,
             # which in a fan takes in the neighbouring cards, so it only decides the vote)
-            f.color, f.share = self.face_colour(image, f.box, colors)     # read once: _decide uses it
+            f.color, f.share, many = self.face_colour(image, f.box, colors)     # read once: _decide uses it
+            if many and any(kinds()[syms[i].symbol].wild for i in inside):
+                f.color = WILD_FACE     # a wild's four-colour oval, not a face of one colour
             colour = f.color
 
             def fits(i):
                 p = syms[i]
+                if colour == WILD_FACE:      # a wild's oval: its own symbols, not coloured corners beneath
+                    return kinds()[p.symbol].wild
                 return p.cls == "centre" or colour is None or kinds()[p.symbol].wild or p.color in (None, colour)
             voters = [i for i in inside if fits(i)]
             if not voters:
@@ -312,7 +320,7 @@ class Recognizer:
             for p in agree:
                 if p.color:
                     cvotes[p.color] = cvotes.get(p.color, 0.0) + p.p
-            if face is not None and face.color:   # the face's middle, unless a hand covers it
+            if face is not None and face.color not in (None, WILD_FACE):   # the face's middle, unless a hand covers it
                 cvotes[face.color] = cvotes.get(face.color, 0.0) + face.share
             if not cvotes:
                 return None
@@ -325,8 +333,12 @@ class Recognizer:
 # the patches a symbol's colour is read from (`Recognizer.part_hues`), as multiples of its box:
 # tight, and wider when the tight one shows too little colour
 _GROW = {"index": (1.1, 1.8), "centre": (0.85, 1.3)}
+# a face whose middle shows three or more colours, each at least this share, and a wild symbol
+# inside its box, is a wild
+WILD_FACE, WILD_SHARE = "wild", 0.12
 # how much better (summed palette misfit) another deck's palette must fit than the classic one
 CLASSIC_PRIOR = 0.6
+SKIN_IN_FACE = os.environ.get("SKIN_IN_FACE", "1") == "1"
 
 
 def _patch(image: np.ndarray, box, grow: float) -> np.ndarray:
