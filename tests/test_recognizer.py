@@ -170,6 +170,16 @@ def test_a_four_colour_middle_reads_as_many_colours_and_one_colour_does_not():
     assert rec.face_colour(img, (0, 0, 200, 300), CLASSIC)[::2] == ("blue", False)
 
 
+def test_a_hand_over_a_faces_middle_does_not_colour_it():
+    # a blue face, a hand (skin: an orange of middling saturation) over most of its middle
+    img = np.full((300, 200, 3), 245, np.uint8)
+    img[20:280, 15:185] = (200, 100, 0)
+    img[60:240, 40:130] = (90, 130, 200)
+    rec = Recognizer.__new__(Recognizer)
+    assert rec.face_colour(img, (0, 0, 200, 300), CLASSIC)[0] == "blue"
+    assert read_colour(img[60:240, 40:160], CLASSIC)[0] == "red"     # with the skin it reads red
+
+
 @pytest.mark.parametrize("bgr,best", [
     ((30, 35, 200), 0),       # a real red (hue 1): the classic deck
     ((30, 95, 240), 1),       # orange (hue 9): the Seinfeld deck

@@ -49,7 +49,8 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
 
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
     card's white and an olive green far darker: in that band a pixel at least `YELLOW_BRIGHT` times
-    as bright as the patch's white is given yellow's hue, a darker one green's lower edge."""
+    as bright as the patch's white is given yellow's hue, a darker one green's lower edge.
+    ``skin=False`` leaves out skin-like pixels (a hand over a card's middle)."""
     if patch is None or patch.size == 0:
         return None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)

@@ -172,10 +172,10 @@ class Recognizer:
             p.symbol, p.p = SYMBOLS[k], float(pr[k])
 
     def face_colour(self, image: np.ndarray, box, colors) -> tuple[str | None, float, bool]:
-        """The colour of an uncovered face, from its middle, and the share of the middle's
-        coloured pixels that have it (a hand over the face lowers it); and whether the middle
+        """The colour of an uncovered face, from its middle (a hand's skin left out), and the
+        share of the middle's coloured pixels that have it (cards beneath lower it); and whether the middle
         shows three or more of the deck's colours in even shares, as a wild card's oval does."""
-        shares = colour_shares(saturated_hues(_patch(image, box, 0.6), skin=SKIN_IN_FACE), colors)
+        shares = colour_shares(saturated_hues(_patch(image, box, 0.6), skin=False), colors)
         k = int(shares.argmax())
         many = bool((shares >= WILD_SHARE).sum() >= 3 and shares[k] < 0.55)
         return (colors[k], float(shares[k]), many) if shares[k] > 0 else (None, 0.0, False)
@@ -338,7 +338,6 @@ _GROW = {"index": (1.1, 1.8), "centre": (0.85, 1.3)}
 WILD_FACE, WILD_SHARE = "wild", 0.12
 # how much better (summed palette misfit) another deck's palette must fit than the classic one
 CLASSIC_PRIOR = 0.6
-SKIN_IN_FACE = os.environ.get("SKIN_IN_FACE", "1") == "1"
 
 
 def _patch(image: np.ndarray, box, grow: float) -> np.ndarray:
