@@ -67,7 +67,7 @@ class Part:
     score: float
     symbol: str = "none"
     p: float = 0.0
-    color: str | None = None
+    color: str | None = None  # a face: its middle's colour, or WILD_FACE for a wild's oval
     share: float = 0.0        # a face: the share of its middle's coloured pixels that have `color`
 
     @property
@@ -173,8 +173,8 @@ class Recognizer:
 
     def face_colour(self, image: np.ndarray, box, colors) -> tuple[str | None, float, bool]:
         """The colour of an uncovered face, from its middle (a hand's skin left out), and the
-        share of the middle's coloured pixels that have it (cards beneath lower it); and whether the middle
-        shows three or more of the deck's colours in even shares, as a wild card's oval does."""
+        share of the middle's coloured pixels that have it (cards beneath lower it); and whether
+        the middle shows three or more of the deck's colours in even shares, as a wild's oval does."""
         shares = colour_shares(saturated_hues(_patch(image, box, 0.6), skin=False), colors)
         k = int(shares.argmax())
         many = bool((shares >= WILD_SHARE).sum() >= 3 and shares[k] < 0.55)
