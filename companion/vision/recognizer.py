@@ -171,7 +171,8 @@ class Recognizer:
             k = int(pr.argmax())
             p.symbol, p.p = SYMBOLS[k], float(pr[k])
 
-    def face_colour(self, image: np.ndarray, box, colors) -> tuple[str | None, float, bool]:
+    @staticmethod
+    def face_colour(image: np.ndarray, box, colors) -> tuple[str | None, float, bool]:
         """The colour of an uncovered face, from its middle (a hand's skin left out), and the
         share of the middle's coloured pixels that have it (cards beneath lower it); and whether
         the middle shows three or more of the deck's colours in even shares, as a wild's oval does."""
