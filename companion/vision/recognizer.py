@@ -157,6 +157,40 @@ class Recognizer:
                     parts.append(Part(name, box, float(conf[sel[i]])))
         return parts
 
+    def detect_zoomed(self, image: np.ndarray) -> list[Part]:
+        """`detect`, then again on a close-up of each cluster of small cards: the detector sees
+        the whole frame at `imgsz` pixels, where a card far from the camera (or in a wide photo)
+        is too small for its indices to show. A close-up brings such a card to the size the
+        detector reads best; its parts replace the first look's parts inside the close-up. When
+        the whole frame shows nothing, its four corners are looked at first (a card too small
+        to be seen at all)."""
+        parts = self.detect(image)
+        h, w = image.shape[:2]
+        if not parts:       # nothing at all: maybe cards too small to see; look at each quarter
+            th, tw = int(h * TILE), int(w * TILE)
+            for y1, x1 in ((0, 0), (0, w - tw), (h - th, 0), (h - th, w - tw)):
+                for p in self.detect(image[y1:y1 + th, x1:x1 + tw]):
+                    box = (p.box[0] + x1, p.box[1] + y1, p.box[2] + x1, p.box[3] + y1)
+                    if not any(q.cls == p.cls and _iou(q.box, box) > 0.5 for q in parts):
+                        parts.append(Part(p.cls, box, p.score))
+        side = max(h, w)
+        zooms = []
+        for region, card in _clusters(parts):
+            crop = max(region[2] - region[0], region[3] - region[1], card / ZOOM_CARD)
+            if crop > ZOOM_MAX * side:       # a close-up would hardly be closer
+                continue
+            cx, cy = (region[0] + region[2]) / 2, (region[1] + region[3]) / 2
+            x1 = int(max(0, min(w - crop, cx - crop / 2)))
+            y1 = int(max(0, min(h - crop, cy - crop / 2)))
+            zooms.append((x1, y1, int(min(w, x1 + crop)), int(min(h, y1 + crop))))
+        for x1, y1, x2, y2 in zooms[:MAX_ZOOMS]:
+            near = [Part(p.cls, (p.box[0] + x1, p.box[1] + y1, p.box[2] + x1, p.box[3] + y1), p.score)
+                    for p in self.detect(image[y1:y2, x1:x2])]
+            # the close-up's parts replace the first look's inside it; parts cut by its edge stay
+            parts = [p for p in parts if not _inside(p.centre, (x1, y1, x2, y2), -0.05)] + \
+                [p for p in near if _inside(p.centre, (x1, y1, x2, y2), -0.05)]
+        return parts
+
     def classify(self, image: np.ndarray, parts: list[Part]) -> None:
         sym_parts = [p for p in parts if p.cls != "card"]
         if not sym_parts:
@@ -199,7 +233,7 @@ class Recognizer:
         if roi is not None:
             x1, y1, x2, y2 = (int(v) for v in roi)
             image, ox, oy = image[y1:y2, x1:x2], x1, y1
-        parts = self.detect(image)
+        parts = self.detect_zoomed(image)
         self.classify(image, parts)
         # a reading the classifier is sure of stands alone; a weaker one (an odd font, a small or
         # blurred print) only counts inside an uncovered face, where the face's other parts must
@@ -329,6 +363,41 @@ class Recognizer:
             conf *= cvotes[colour] / sum(cvotes.values())
         box = face.box if face is not None else _union([p.box for p in members])
         return Detection(colour, symbol, float(conf), box)
+
+
+# zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
+# through a close-up, unless the close-up would be over ZOOM_MAX of the frame; at most MAX_ZOOMS.
+# An index is about INDEX_PER_CARD of its card's height.
+ZOOM_CARD, ZOOM_MAX, MAX_ZOOMS, INDEX_PER_CARD = 0.45, 0.6, 3, 0.17
+# when the whole frame shows nothing, each of its four corners (TILE of its width and height) is
+# looked at
+TILE = 0.6
+
+
+def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
+    """Parts that lie near each other (within a card of each other), as (region, card size): the
+    region holds every part's card; the card size is the largest seen or implied by an index."""
+    items = []
+    for p in parts:
+        card = p.size if p.cls == "card" else p.size / INDEX_PER_CARD
+        cx, cy = p.centre
+        r = card / 2 if p.cls == "card" else card * 0.6
+        items.append([(cx - r, cy - r, cx + r, cy + r), card])
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(items)):
+            for j in range(i + 1, len(items)):
+                a, b = items[i][0], items[j][0]
+                if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
+                    items[i] = [(min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])),
+                                max(items[i][1], items[j][1])]
+                    del items[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(tuple(r), c) for r, c in sorted(items, key=lambda it: -it[1])]
 
 
 # the patches a symbol's colour is read from (`Recognizer.part_hues`), as multiples of its box:

@@ -340,18 +340,20 @@ def compose(cards_layout, rng, size, style, backgrounds=None, *, clutter=False, 
 
 
 def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind: str | None = None,
-               backgrounds=None, effects: bool = True, favour: tuple = ()) -> Scene:
+               backgrounds=None, effects: bool = True, favour: tuple = (),
+               heights: tuple = (0.18, 0.75)) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
-    training crops)."""
+    training crops); ``heights`` is the range of a card's height as a share of the frame's
+    shorter side (drawn log-uniformly; small cards: a camera far away, a wide photo)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
     style = Style.random(rng)
     w, h = size
     m = min(w, h)
-    height = float(np.exp(rng.uniform(np.log(0.18), np.log(0.75)))) * m
+    height = float(np.exp(rng.uniform(np.log(heights[0]), np.log(heights[1])))) * m
     layout = []
     cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
     if kind == "pile":
