@@ -1,11 +1,14 @@
 """Benchmarks of the shipped recogniser (figures for the model card; not a test).
 
-    python models/bench_recognizer.py --piles 500 --negatives 300 --latency 100 [--stock]
+    python models/bench_recognizer.py --piles 500 --negatives 300 --latency 100 [--stock] [--small 300] [--tilted 300]
 
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with
   the deck unknown (``--deck auto``, the default: the palette is guessed per image) and, as in a
   game, with the scene's own deck (``--deck game``: each scene read by a recogniser for its deck);
+- with --small N, the same on N piles of small cards (7-18% of the frame's height: a camera far
+  from the table, a wide photo) at 640x480 and at 1600x1200 (seeds 9,650,000..); with --tilted N,
+  on N piles seen by a camera leaning up to 45 degrees from overhead (seeds 9,750,000..);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported;
 - latency per image, one thread, ONNX Runtime at the deployed size, median of N images;
   with --stock, the same for a stock YOLO11n built from its yaml at 640 (exported in this run).
@@ -42,20 +45,23 @@ def det_key(det):
     return key(c) if c else (det.color, det.symbol)
 
 
-def piles(rec, n: int, deck_name: str | None) -> dict:
+def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], size=(640, 480),
+          heights=(0.18, 0.75), tilt: float = 0.0) -> dict:
     """Top card right (`rec(deck)` gives the recogniser for a scene's deck), over every scene
     with a top card and over the readable ones: those where the top card shows at least one
     symbol (a corner index or the centre; in the others a hand or the frame edge hides it, and
     the right answer is "no top card" or a guess). The readable ones are split into a clear view
     (at least 75% of the top card seen: how the game reads a settled pile) and the rest (a hand
-    or the frame edge over more than a quarter of it)."""
+    or the frame edge over more than a quarter of it). ``heights``: the cards' height range as a
+    share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees."""
     ok = 0
     conf = collections.Counter()
     unreadable = collections.Counter()
     seen = collections.Counter()
     right_of = collections.Counter()
     for i in range(n):
-        sc = make_scene(SEEDS["bench"] + i, size=(640, 480), kind=("pile", "single")[i % 4 == 3], deck_name=deck_name)
+        sc = make_scene(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
+                        heights=heights, tilt=tilt)
         if sc.top is None:
             continue
         mine = [lab for lab in sc.labels if lab.card is sc.top]
@@ -127,24 +133,39 @@ def main(argv=None) -> int:
     ap.add_argument("--piles", type=int, default=500)
     ap.add_argument("--negatives", type=int, default=300)
     ap.add_argument("--latency", type=int, default=100)
+    ap.add_argument("--small", type=int, default=0,
+                    help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
+    ap.add_argument("--tilted", type=int, default=0,
+                    help="also N piles seen by a camera leaning up to 45 degrees from overhead (a phone at an angle)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--stock", action="store_true", help="also time a stock YOLO11n at 640 (needs ultralytics)")
     a = ap.parse_args(argv)
     rec = Recognizer("auto" if a.deck == "game" else a.deck, model_dir=a.model_dir, threads=1)
     res = {"deck": a.deck}
+    if a.deck == "game":      # each scene read with its own deck, as the game does
+        per_deck = functools.lru_cache(None)(lambda d: Recognizer(d, model_dir=a.model_dir, threads=1))
+        which, deck_name = per_deck, None
+    else:
+        which, deck_name = (lambda _d: rec), (None if a.deck == "auto" else a.deck)
     if a.piles:
-        if a.deck == "game":      # each scene read with its own deck, as the game does
-            per_deck = functools.lru_cache(None)(lambda d: Recognizer(d, model_dir=a.model_dir, threads=1))
-            res["piles"] = piles(per_deck, a.piles, None)
-        else:
-            res["piles"] = piles(lambda _d: rec, a.piles, None if a.deck == "auto" else a.deck)
+        res["piles"] = piles(which, a.piles, deck_name)
+    if a.tilted:      # seeds 9,750,000..
+        res["tilted_camera"] = piles(which, a.tilted, deck_name, first=SEEDS["bench"] + 750_000, tilt=45.0)
+    for size in ((640, 480), (1600, 1200)) if a.small else ():
+        # small cards: a camera far from the table, a wide photo (seeds 9,650,000..)
+        res[f"small_cards_{size[0]}x{size[1]}"] = piles(which, a.small, deck_name, first=SEEDS["bench"] + 650_000,
+                                                        size=size, heights=(0.07, 0.18))
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives)
     if a.latency:
         imgs = [make_scene(SEEDS["bench"] + 800_000 + i, size=(640, 480)).image for i in range(a.latency)]
+        small = [make_scene(SEEDS["bench"] + 850_000 + i, size=(1600, 1200), heights=(0.07, 0.18)).image
+                 for i in range(a.latency)]
         res["latency_ms_median"] = {"recognizer_full_pipeline": latency(rec.recognize, imgs),
-                                    "detector_only": latency(rec.detect, imgs), "imgsz": rec.imgsz}
+                                    "detector_only": latency(rec.detect, imgs), "imgsz": rec.imgsz,
+                                    # close-ups (and quarters when the whole frame shows nothing)
+                                    "small_cards_1600x1200_full_pipeline": latency(rec.recognize, small)}
         if a.stock:
             res["latency_ms_median"]["stock_yolo11n_640"] = stock_yolo_latency(imgs)
     print(json.dumps(res, indent=1))

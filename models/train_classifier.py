@@ -96,13 +96,23 @@ def load_roboflow(root: Path, split: str, copies: int, seed: int = 0):
 
 
 def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Random turn, scale, shift, colour and channel order, blur for a batch (N,3,H,W in 0..1)."""
+    """Random turn, scale, foreshortening, shift, colour and channel order, blur for a batch
+    (N,3,H,W in 0..1)."""
     n = x.shape[0]
     ang = torch.rand(n, generator=gen) * 2 * math.pi
     sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.25
     tx, ty = [(torch.rand(n, generator=gen) - 0.5) * 0.15 for _ in range(2)]
     cos, sin = torch.cos(ang) * sc, torch.sin(ang) * sc
-    theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
+    lin = torch.stack([torch.stack([cos, -sin], 1), torch.stack([sin, cos], 1)], 1)
+    # a camera at an angle to the table foreshortens a symbol along one direction: squash most
+    # crops by up to 45% along a random direction
+    phi = torch.rand(n, generator=gen) * math.pi
+    f = torch.where(torch.rand(n, generator=gen) < 0.6, 1 - torch.rand(n, generator=gen) * 0.45, torch.ones(n))
+    c, s = torch.cos(phi), torch.sin(phi)
+    rot = torch.stack([torch.stack([c, -s], 1), torch.stack([s, c], 1)], 1)
+    stretch = torch.diag_embed(torch.stack([1 / f, torch.ones(n)], 1))
+    lin = lin @ rot @ stretch @ rot.transpose(1, 2)
+    theta = torch.cat([lin, torch.stack([tx, ty], 1)[:, :, None]], 2)
     grid = F.affine_grid(theta, x.shape, align_corners=False)
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
     perm = torch.rand(n, generator=gen) < 0.4

@@ -4,7 +4,7 @@ import pytest
 
 from companion.cards import Card
 from companion.vision.render import CARD_H, CARD_W, DESIGNS, Style, render_card
-from companion.vision.synth import Canvas, card_quad, make_scene
+from companion.vision.synth import Canvas, Label, camera_tilt, card_quad, make_scene
 
 
 def test_same_seed_same_scene_and_different_seeds_differ():
@@ -62,3 +62,24 @@ def test_negative_scenes_have_no_face_labels():
     for seed in range(15):
         sc = make_scene(seed, size=(256, 256), kind="negative")
         assert sc.labels == [] and sc.top is None and sc.cards == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_tilted_camera_carries_the_labels_with_what_was_drawn(seed):
+    # a white card on a dark table: after the tilt its label box is still the card's white pixels
+    img = np.full((480, 640, 3), 40, np.float32)
+    img[150:330, 260:380] = 255
+    card = Card.parse("red 7")
+    out, labels = camera_tilt(img, [Label("card", (260, 150, 380, 330), card)], np.random.default_rng(seed), 45)
+    assert out.shape == img.shape and not np.array_equal(out, img)
+    ys, xs = np.nonzero(out[..., 0] > 150)
+    (lab,) = labels
+    assert lab.card == card
+    assert np.allclose(lab.box, (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), atol=3)
+
+
+def test_tilt_is_its_own_random_stream():
+    assert make_scene(21, size=(320, 240)) == make_scene(21, size=(320, 240), tilt=0.0)
+    tilted = make_scene(21, size=(320, 240), tilt=40)
+    assert tilted == make_scene(21, size=(320, 240), tilt=40)
+    assert not np.array_equal(tilted.image, make_scene(21, size=(320, 240)).image)

@@ -339,14 +339,49 @@ def compose(cards_layout, rng, size, style, backgrounds=None, *, clutter=False, 
     return canvas
 
 
+def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg: float) -> tuple:
+    """The scene as a camera tilted up to `max_deg` from straight overhead sees it (a phone held
+    at an angle): the far side of the table shrinks. The view is zoomed about its centre until no
+    corner of the frame looks past the table. Labels' boxes are carried along (the upright box of
+    each moved box); a label whose centre leaves the frame is dropped."""
+    h, w = img.shape[:2]
+    theta = np.deg2rad(rng.uniform(0.4, 1.0) * max_deg)
+    psi = rng.uniform(0, 2 * np.pi)
+    f = rng.uniform(0.8, 1.3) * max(w, h)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    rot, _ = cv2.Rodrigues(np.array([np.cos(psi), np.sin(psi), 0.0]) * theta)
+    hom = k @ rot @ np.linalg.inv(k)
+    c = hom @ [w / 2, h / 2, 1]
+    hom = np.array([[1, 0, w / 2 - c[0] / c[2]], [0, 1, h / 2 - c[1] / c[2]], [0, 0, 1]]) @ hom
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])[:, None]
+    for zoom in np.arange(1.0, 3.0, 0.05):
+        z = np.array([[zoom, 0, w / 2 * (1 - zoom)], [0, zoom, h / 2 * (1 - zoom)], [0, 0, 1]]) @ hom
+        back = cv2.perspectiveTransform(corners, np.linalg.inv(z)).reshape(-1, 2)
+        if (back >= -1).all() and (back[:, 0] <= w + 1).all() and (back[:, 1] <= h + 1).all():
+            break
+    out = cv2.warpPerspective(img, z, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    moved = []
+    for lab in labels:
+        x1, y1, x2, y2 = lab.box
+        q = cv2.perspectiveTransform(np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])[:, None], z).reshape(-1, 2)
+        cx, cy = q.mean(0)
+        if not (0 <= cx < w and 0 <= cy < h):
+            continue
+        box = (float(max(0, q[:, 0].min())), float(max(0, q[:, 1].min())),
+               float(min(w, q[:, 0].max())), float(min(h, q[:, 1].max())))
+        moved.append(Label(lab.cls, box, lab.card, lab.visible))
+    return out, moved
+
+
 def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind: str | None = None,
                backgrounds=None, effects: bool = True, favour: tuple = (),
-               heights: tuple = (0.18, 0.75)) -> Scene:
+               heights: tuple = (0.18, 0.75), tilt: float = 0.0) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
     training crops); ``heights`` is the range of a card's height as a share of the frame's
-    shorter side (drawn log-uniformly; small cards: a camera far away, a wide photo)."""
+    shorter side (drawn log-uniformly; small cards: a camera far away, a wide photo); ``tilt`` the
+    most the camera leans from straight overhead, in degrees (`camera_tilt`; 0: overhead)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
@@ -393,6 +428,11 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     for _ in range(n_hands):
         add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
     labels, cards = _collect(canvas)
+    img = canvas.img
+    if tilt:      # its own random stream: the same seed without tilt gives the same scene as before
+        img, labels = camera_tilt(img, labels, np.random.default_rng([seed, 7]), tilt)
+        shown = {id(lab.card) for lab in labels if lab.cls == "index"}
+        cards = [c for c in cards if id(c) in shown]
     top = None
     tops = [lab.card for lab in labels if lab.cls == "card"]
     if kind in ("pile", "single") and layout and any(l.cls == "card" and l.card == layout[-1][0] for l in labels):
@@ -401,7 +441,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
         top = layout[-1][0]
     elif tops:
         top = tops[-1]
-    img = np.clip(canvas.img, 0, 255).astype(np.uint8)
+    img = np.clip(img, 0, 255).astype(np.uint8)
     if effects:
         img = camera_effects(img, rng)
     return Scene(img, labels, top, cards, kind, str(deck_name))
