@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from companion.cards import Card
+from companion.vision.dataset import crop_square
 from companion.vision.render import CARD_H, CARD_W, DESIGNS, Style, render_card
 from companion.vision.synth import Canvas, Label, camera_tilt, card_quad, make_scene
 
@@ -83,3 +84,13 @@ def test_tilt_is_its_own_random_stream():
     tilted = make_scene(21, size=(320, 240), tilt=40)
     assert tilted == make_scene(21, size=(320, 240), tilt=40)
     assert not np.array_equal(tilted.image, make_scene(21, size=(320, 240)).image)
+
+
+def test_a_big_print_is_shrunk_by_averaging_not_sampled():
+    # a fine checkerboard (paper grain, JPEG noise on a close photo) shrunk to a 48 px crop is an
+    # even grey, not an aliased pattern
+    img = np.zeros((1200, 1200, 3), np.uint8)
+    img[::2, ::2] = 255
+    img[1::2, 1::2] = 255
+    crop = crop_square(img, (100, 100, 900, 900), 48)
+    assert crop.shape == (48, 48, 3) and crop.std() < 5 and abs(crop.mean() - 127.5) < 3

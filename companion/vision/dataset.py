@@ -88,6 +88,16 @@ def crop_square(img: np.ndarray, box, size: int, pad: float = 0.15, jitter: np.r
         cx += jitter.normal(0, 0.06) * s
         cy += jitter.normal(0, 0.06) * s
         s *= jitter.uniform(0.9, 1.2)
+    if s > 2 * size:
+        # a big print (a close photo): shrink its neighbourhood first by averaging; warpAffine
+        # samples pixels, and the print's fine detail, the paper and the JPEG noise would alias
+        h, w = img.shape[:2]
+        x0, y0 = int(max(0, cx - s)), int(max(0, cy - s))
+        x1, y1 = int(min(w, cx + s)) + 1, int(min(h, cy + s)) + 1
+        if x1 > x0 + 1 and y1 > y0 + 1:
+            f = 2 * size / s
+            img = cv2.resize(img[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            cx, cy, s = (cx - x0) * f, (cy - y0) * f, s * f
     m = np.float32([[size / s, 0, size / 2 - cx * size / s], [0, size / s, size / 2 - cy * size / s]])
     return cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
