@@ -367,8 +367,10 @@ class Recognizer:
 
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
 # through a close-up, unless the close-up would be over ZOOM_MAX of the frame; at most MAX_ZOOMS.
-# An index is about INDEX_PER_CARD of its card's height.
-ZOOM_CARD, ZOOM_MAX, MAX_ZOOMS, INDEX_PER_CARD = 0.45, 0.6, 3, 0.17
+ZOOM_CARD, ZOOM_MAX, MAX_ZOOMS = 0.45, 0.6, 3
+# a part's size as a share of its card's (the rendered designs: an index box 0.13-0.17 of the
+# card's height, a centre symbol 0.31-0.47)
+PART_OF_CARD = {"card": 1.0, "index": 0.16, "centre": 0.4}
 # when the whole frame shows nothing, each of its four corners (TILE of its width and height) is
 # looked at
 TILE = 0.6
@@ -379,7 +381,7 @@ def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
     region holds every part's card; the card size is the largest seen or implied by an index."""
     items = []
     for p in parts:
-        card = p.size if p.cls == "card" else p.size / INDEX_PER_CARD
+        card = p.size / PART_OF_CARD[p.cls]
         cx, cy = p.centre
         r = card / 2 if p.cls == "card" else card * 0.6
         items.append([(cx - r, cy - r, cx + r, cy + r), card])
