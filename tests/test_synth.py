@@ -77,6 +77,26 @@ def test_a_tilted_camera_carries_the_labels_with_what_was_drawn(seed):
     (lab,) = labels
     assert lab.card == card
     assert np.allclose(lab.box, (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), atol=3)
+    assert lab.visible == 1.0       # the card is whole in the frame
+
+
+def test_a_card_the_tilted_view_cuts_at_the_frame_edge_is_less_visible():
+    cut_seen = 0
+    for seed in range(12):
+        img = np.full((480, 640, 3), 40, np.float32)
+        img[10:210, 20:170] = 255           # a card near the frame's corner: the tilt's zoom may cut it
+        img[220:260, 300:340] = 255         # a small card in the middle: never cut
+        corner, middle = Card.parse("red 7"), Card.parse("blue 2")
+        out, labels = camera_tilt(img, [Label("card", (20, 10, 170, 210), corner),
+                                        Label("card", (300, 220, 340, 260), middle)], np.random.default_rng(seed), 45)
+        seen = {lab.card: lab for lab in labels}
+        assert seen[middle].visible == 1.0
+        if corner in seen:                  # (else its centre left the frame)
+            ys, xs = np.nonzero(out[:200, :200, 0] > 150)
+            if xs.min() == 0 or ys.min() == 0:
+                cut_seen += 1
+                assert seen[corner].visible < 1.0
+    assert cut_seen
 
 
 def test_tilt_is_its_own_random_stream():

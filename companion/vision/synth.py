@@ -343,7 +343,8 @@ def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg
     """The scene as a camera tilted up to `max_deg` from straight overhead sees it (a phone held
     at an angle): the far side of the table shrinks. The view is zoomed about its centre until no
     corner of the frame looks past the table. Labels' boxes are carried along (the upright box of
-    each moved box); a label whose centre leaves the frame is dropped."""
+    each moved box, cut to the frame, its visible share lowered by what the cut took); a label
+    whose centre leaves the frame is dropped."""
     h, w = img.shape[:2]
     theta = np.deg2rad(rng.uniform(0.4, 1.0) * max_deg)
     psi = rng.uniform(0, 2 * np.pi)
@@ -369,7 +370,10 @@ def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg
             continue
         box = (float(max(0, q[:, 0].min())), float(max(0, q[:, 1].min())),
                float(min(w, q[:, 0].max())), float(min(h, q[:, 1].max())))
-        moved.append(Label(lab.cls, box, lab.card, lab.visible))
+        # the share of it the zoom pushed past the frame's edge is no longer seen
+        whole = (q[:, 0].max() - q[:, 0].min()) * (q[:, 1].max() - q[:, 1].min())
+        kept = (box[2] - box[0]) * (box[3] - box[1]) / whole if whole > 0 else 0.0
+        moved.append(Label(lab.cls, box, lab.card, round(lab.visible * kept, 3)))
     return out, moved
 
 
