@@ -114,3 +114,13 @@ def test_a_big_print_is_shrunk_by_averaging_not_sampled():
     img[1::2, 1::2] = 255
     crop = crop_square(img, (100, 100, 900, 900), 48)
     assert crop.shape == (48, 48, 3) and crop.std() < 5 and abs(crop.mean() - 127.5) < 3
+
+
+def test_detector_dataset_of_tilted_small_scenes_has_labels_inside_the_frame(tmp_path):
+    from companion.vision.dataset import write_detector_dataset
+    write_detector_dataset(tmp_path, count=4, val=0, procs=1, first_seed=500, heights=(0.1, 0.3), tilt=40)
+    rows = [line.split() for f in (tmp_path / "labels" / "train").glob("*.txt") for line in f.read_text().splitlines()]
+    assert rows and len(list((tmp_path / "images" / "train").glob("*.jpg"))) == 4
+    for cls, *xywh in rows:
+        x, y, w, h = map(float, xywh)
+        assert cls in ("0", "1", "2") and 0 <= x - w / 2 + 1e-6 and x + w / 2 <= 1 + 1e-6 and 0 < h <= 0.5

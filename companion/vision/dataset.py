@@ -39,8 +39,8 @@ def _scene_size(seed: int):
 
 
 def _write_detector(args):
-    seed, out, split, heights = args
-    sc = make_scene(seed, size=_scene_size(seed), heights=heights)
+    seed, out, split, heights, tilt = args
+    sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt)
     h, w = sc.image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -55,9 +55,10 @@ def _write_detector(args):
 
 
 def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None,
-                           heights: tuple = (0.18, 0.75)) -> Path:
+                           heights: tuple = (0.18, 0.75), tilt: float = 0.0) -> Path:
     """Images + YOLO labels + data.yaml; returns the data.yaml path. ``heights``: the range of
-    a card's height as a share of the frame's shorter side (``make_scene``).
+    a card's height as a share of the frame's shorter side; ``tilt``: the camera leans up to this
+    many degrees from overhead (``make_scene``).
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
     the validation range so that a later batch of scenes adds new ones instead of repeating."""
@@ -68,8 +69,8 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    jobs = [(first + i, out, "train", heights) for i in range(count)]
-    jobs += [(SEEDS["val"] + i, out, "val", heights) for i in range(val)]
+    jobs = [(first + i, out, "train", heights, tilt) for i in range(count)]
+    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt) for i in range(val)]
     for k, _ in enumerate(_run(_write_detector, jobs, procs)):
         if k % 500 == 0:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
@@ -157,9 +158,12 @@ def main(argv=None):
     ap.add_argument("--rare", action="store_true", help="draw the rare symbols far more often (crops)")
     ap.add_argument("--heights", type=float, nargs=2, default=(0.18, 0.75), metavar=("MIN", "MAX"),
                     help="card height range, as a share of the frame's shorter side (detector)")
+    ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
+                    help="the camera leans up to DEG degrees from overhead (detector)")
     a = ap.parse_args(argv)
     if a.what == "detector":
-        print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights)))
+        print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
+                                   a.tilt))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else ()))
