@@ -169,10 +169,9 @@ class Recognizer:
         if not parts:       # nothing at all: maybe cards too small to see; look at each quarter
             th, tw = int(h * TILE), int(w * TILE)
             for y1, x1 in ((0, 0), (0, w - tw), (h - th, 0), (h - th, w - tw)):
-                for p in self.detect(image[y1:y1 + th, x1:x1 + tw]):
-                    box = (p.box[0] + x1, p.box[1] + y1, p.box[2] + x1, p.box[3] + y1)
-                    if not any(q.cls == p.cls and _iou(q.box, box) > 0.5 for q in parts):
-                        parts.append(Part(p.cls, box, p.score))
+                for p in self._detect_in(image, (x1, y1, x1 + tw, y1 + th)):
+                    if not any(q.cls == p.cls and _iou(q.box, p.box) > 0.5 for q in parts):
+                        parts.append(p)
         side = max(h, w)
         zooms = []
         for region, card in _clusters(parts):
@@ -183,13 +182,18 @@ class Recognizer:
             x1 = int(max(0, min(w - crop, cx - crop / 2)))
             y1 = int(max(0, min(h - crop, cy - crop / 2)))
             zooms.append((x1, y1, int(min(w, x1 + crop)), int(min(h, y1 + crop))))
-        for x1, y1, x2, y2 in zooms[:MAX_ZOOMS]:
-            near = [Part(p.cls, (p.box[0] + x1, p.box[1] + y1, p.box[2] + x1, p.box[3] + y1), p.score)
-                    for p in self.detect(image[y1:y2, x1:x2])]
+        for region in zooms[:MAX_ZOOMS]:
+            near = self._detect_in(image, region)
             # the close-up's parts replace the first look's inside it; parts cut by its edge stay
-            parts = [p for p in parts if not _inside(p.centre, (x1, y1, x2, y2), -0.05)] + \
-                [p for p in near if _inside(p.centre, (x1, y1, x2, y2), -0.05)]
+            parts = [p for p in parts if not _inside(p.centre, region, -0.05)] + \
+                [p for p in near if _inside(p.centre, region, -0.05)]
         return parts
+
+    def _detect_in(self, image: np.ndarray, region) -> list[Part]:
+        """`detect` on the (x1, y1, x2, y2) part of `image`; boxes in the whole image's pixels."""
+        x1, y1, x2, y2 = region
+        return [Part(p.cls, (p.box[0] + x1, p.box[1] + y1, p.box[2] + x1, p.box[3] + y1), p.score)
+                for p in self.detect(image[y1:y2, x1:x2])]
 
     def classify(self, image: np.ndarray, parts: list[Part]) -> None:
         sym_parts = [p for p in parts if p.cls != "card"]
@@ -377,8 +381,9 @@ TILE = 0.6
 
 
 def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
-    """Parts that lie near each other (within a card of each other), as (region, card size): the
-    region holds every part's card; the card size is the largest seen or implied by an index."""
+    """Parts that lie near each other (within a card of each other), as (region, card size),
+    largest card first: the region holds every part's card; the card size is the largest seen or
+    implied by an index or a centre symbol (`PART_OF_CARD`)."""
     items = []
     for p in parts:
         card = p.size / PART_OF_CARD[p.cls]
