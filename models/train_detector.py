@@ -39,19 +39,23 @@ def main(argv=None) -> int:
     ap.add_argument("--project", default="runs")
     ap.add_argument("--name", default="detector")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--lr0", type=float, default=None,
+                    help="fine-tune with AdamW at this learning rate, no warm-up (default: Ultralytics' choice)")
+    ap.add_argument("--close-mosaic", type=int, default=3, help="the last N epochs without mosaic")
     a = ap.parse_args(argv)
     if not (a.model.endswith(".yaml") or os.path.exists(a.model)):
         sys.exit(f"model {a.model!r}: give a .yaml definition or an existing local .pt (no downloads)")
     YOLO = offline_ultralytics()
     model = YOLO(a.model if not a.resume else os.path.join(a.project, a.name, "weights", "last.pt"))
+    tune = {} if a.lr0 is None else dict(optimizer="AdamW", lr0=a.lr0, warmup_epochs=0.0)
     model.train(
         data=a.data, epochs=a.epochs, imgsz=a.imgsz, batch=a.batch, workers=a.workers, device="cpu",
         project=os.path.abspath(a.project), name=a.name, exist_ok=True, resume=a.resume,
         # from a .pt: start from its weights (pretrained=False would silently start from scratch)
         pretrained=a.model.endswith(".pt"), amp=False, plots=False, fraction=a.fraction,
         fliplr=0.0, flipud=0.0, degrees=180.0, perspective=0.0005, scale=0.5, translate=0.1,
-        mosaic=1.0, close_mosaic=3, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4,
-        save_period=1, patience=100, cos_lr=False, warmup_epochs=1.0, val=True,
+        mosaic=1.0, close_mosaic=a.close_mosaic, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4,
+        save_period=1, patience=100, cos_lr=False, val=True, **{"warmup_epochs": 1.0, **tune},
     )
     return 0
 

@@ -124,3 +124,13 @@ def test_detector_dataset_of_tilted_small_scenes_has_labels_inside_the_frame(tmp
     for cls, *xywh in rows:
         x, y, w, h = map(float, xywh)
         assert cls in ("0", "1", "2") and 0 <= x - w / 2 + 1e-6 and x + w / 2 <= 1 + 1e-6 and 0 < h <= 0.5
+
+
+def test_detector_dataset_can_hold_only_chosen_kinds(tmp_path):
+    from companion.vision.dataset import write_detector_dataset
+    write_detector_dataset(tmp_path / "neg", count=3, val=0, procs=1, first_seed=600, kinds=("negative",))
+    assert [f.read_text() for f in (tmp_path / "neg" / "labels" / "train").glob("*.txt")] == ["", "", ""]
+    write_detector_dataset(tmp_path / "pile", count=3, val=0, procs=1, first_seed=600, kinds=("pile",))
+    assert all("2 " in f.read_text() for f in (tmp_path / "pile" / "labels" / "train").glob("*.txt"))
+    with pytest.raises(ValueError, match="unknown scene kinds"):
+        write_detector_dataset(tmp_path / "bad", count=1, val=0, procs=1, first_seed=600, kinds=("piles",))

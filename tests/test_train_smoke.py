@@ -22,10 +22,12 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
     env = {**os.environ, "YOLO_OFFLINE": "1", "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}
     out = subprocess.run([sys.executable, str(ROOT / "models" / "train_detector.py"), "--data", str(data),
                           "--epochs", "1", "--imgsz", "64", "--batch", "4", "--workers", "0",
+                          "--lr0", "0.001", "--close-mosaic", "0",
                           "--project", str(tmp_path / "runs"), "--name", "smoke"],
                          capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").is_file()
+    assert "AdamW(lr=0.001" in out.stdout + out.stderr       # --lr0: the fine-tuning optimiser
 
 
 @need_train

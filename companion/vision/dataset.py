@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES
-from .synth import make_scene
+from .synth import KINDS, make_scene
 
 # disjoint seed ranges
 SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}
@@ -39,8 +39,9 @@ def _scene_size(seed: int):
 
 
 def _write_detector(args):
-    seed, out, split, heights, tilt = args
-    sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt)
+    seed, out, split, heights, tilt, kinds = args
+    kind = kinds[seed % len(kinds)] if kinds else None
+    sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt, kind=kind)
     h, w = sc.image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -55,10 +56,11 @@ def _write_detector(args):
 
 
 def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None,
-                           heights: tuple = (0.18, 0.75), tilt: float = 0.0) -> Path:
+                           heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = ()) -> Path:
     """Images + YOLO labels + data.yaml; returns the data.yaml path. ``heights``: the range of
     a card's height as a share of the frame's shorter side; ``tilt``: the camera leans up to this
-    many degrees from overhead (``make_scene``).
+    many degrees from overhead (``make_scene``); ``kinds``: only scenes of these kinds (``KINDS``,
+    taken in turn by seed; empty: each seed draws its own kind).
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
     the validation range so that a later batch of scenes adds new ones instead of repeating."""
@@ -69,8 +71,12 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    jobs = [(first + i, out, "train", heights, tilt) for i in range(count)]
-    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt) for i in range(val)]
+    bad = set(kinds) - set(KINDS)
+    if bad:
+        raise ValueError(f"unknown scene kinds {sorted(bad)}: choose from {sorted(set(KINDS))}")
+    kinds = tuple(kinds)
+    jobs = [(first + i, out, "train", heights, tilt, kinds) for i in range(count)]
+    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt, kinds) for i in range(val)]
     for k, _ in enumerate(_run(_write_detector, jobs, procs)):
         if k % 500 == 0:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
@@ -160,10 +166,12 @@ def main(argv=None):
                     help="card height range, as a share of the frame's shorter side (detector)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
                     help="the camera leans up to DEG degrees from overhead (detector)")
+    ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(KINDS)),
+                    help="only scenes of these kinds, taken in turn (detector; default: any)")
     a = ap.parse_args(argv)
     if a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
-                                   a.tilt))
+                                   a.tilt, tuple(a.kinds)))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else ()))
