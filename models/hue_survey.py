@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.vision.colour import colour_of_hues, white_balance  # noqa: E402
+from companion.vision.colour import balance, colour_of_hues, white_balance  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 
 
@@ -71,6 +71,7 @@ def main(argv=None) -> int:
             continue
         parts = rec.detect(image)
         rec.classify(image, parts)
+        grey = balance(image, rec.light_gains(image, parts))     # colours read as the recogniser reads them
         for p in parts:
             if p.cls == "index" and p.symbol != "none" and not p.symbol.startswith("wild") and p.p >= 0.7:
                 h = index_hue(image, p.box)
@@ -79,7 +80,7 @@ def main(argv=None) -> int:
                     t = tight_hue(image, p.box)
                     kind = None if t is None else "yellow" if 15 <= t <= 25 else "olive" if 28 <= t <= 46 else None
                     if kind:
-                        check[(kind, colour_of_hues(rec.part_hues(image, p), rec.palettes[0])[0])] += 1
+                        check[(kind, colour_of_hues(rec.part_hues(grey, p), rec.palettes[0])[0])] += 1
         colours.update(str(d.color) for d in rec.recognize(image).cards)
     hist = np.bincount(hues, minlength=180)
     for i in range(0, 180, 3):

@@ -95,9 +95,32 @@ def load_roboflow(root: Path, split: str, copies: int, seed: int = 0):
     return xs, ys
 
 
-def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0) -> torch.Tensor:
-    """Random turn, scale, shift, colour and channel order, blur (and, if asked, foreshortening)
-    for a batch (N,3,H,W in 0..1)."""
+def degrade(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """A camera out of focus or too far away: `share` of the crops get either a Gaussian blur
+    (sigma 0.6-3 crop pixels) or are sampled down to 12-28 pixels and back up."""
+    n, _, h, w = x.shape
+    pick = torch.rand(n, generator=gen) < share
+    sigma = 0.6 + torch.rand(n, generator=gen) * 2.4
+    low = 12 + (torch.rand(n, generator=gen) * 16).long()
+    how = torch.rand(n, generator=gen) < 0.5
+    r = torch.arange(-7, 8, dtype=torch.float32)
+    out = x.clone()
+    for i in torch.nonzero(pick).flatten().tolist():
+        if how[i]:
+            k = torch.exp(-0.5 * (r / sigma[i]) ** 2)
+            k = (k / k.sum()).expand(3, 1, 1, -1).contiguous()
+            y = F.conv2d(F.pad(x[i:i + 1], (7, 7, 0, 0), mode="replicate"), k, groups=3)
+            out[i] = F.conv2d(F.pad(y, (0, 0, 7, 7), mode="replicate"), k.transpose(2, 3).contiguous(), groups=3)[0]
+        else:
+            s = int(low[i])
+            y = F.interpolate(x[i:i + 1], size=(s, s), mode="area")
+            out[i] = F.interpolate(y, size=(h, w), mode="bilinear", align_corners=False)[0]
+    return out
+
+
+def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, degraded: float = 0.0) -> torch.Tensor:
+    """Random turn, scale, shift, colour and channel order, blur (and, if asked, foreshortening
+    and `degrade`) for a batch (N,3,H,W in 0..1)."""
     n = x.shape[0]
     ang = torch.rand(n, generator=gen) * 2 * math.pi
     sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.25
@@ -132,6 +155,8 @@ def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0) -> 
         k = torch.tensor([1., 2., 1.])
         k = (k[:, None] * k[None]) / 16
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k.expand(3, 1, 3, 3).contiguous(), groups=3)
+    if degraded:      # (off: the random draws of the shipped classifier's recipe are unchanged)
+        x = degrade(x, gen, degraded)
     x = x + torch.randn(x.shape, generator=gen) * torch.rand(n, 1, 1, 1, generator=gen) * 0.04
     return x.clamp(0, 1)
 
@@ -153,6 +178,8 @@ def main(argv=None) -> int:
     ap.add_argument("--width", type=int, default=32, help="channels of the first layer (the shipped net: 32)")
     ap.add_argument("--foreshorten", type=float, default=0.0,
                     help="squash most crops by up to this share along a random direction (cls7: 0.45)")
+    ap.add_argument("--degrade", type=float, default=0.0,
+                    help="this share of crops blurred or sampled down and up (a camera out of focus or far away; cls8: 0.3)")
     ap.add_argument("--out", default="models/classifier")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -185,14 +212,14 @@ def main(argv=None) -> int:
         tot = 0.0
         for i in range(0, len(order), a.batch):
             b = order[i: i + a.batch]
-            out = model(augment(X[b].clone(), gen, a.foreshorten))
+            out = model(augment(X[b].clone(), gen, a.foreshorten, a.degrade))
             loss = F.cross_entropy(out, Y[b], label_smoothing=0.05)
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             tot += loss.item() * len(b)
         model.eval()
         with torch.no_grad():
             vb = torch.from_numpy(val)
-            acc = (model(augment(X[vb].clone(), gen, a.foreshorten)).argmax(1) == Y[vb]).float().mean().item()
+            acc = (model(augment(X[vb].clone(), gen, a.foreshorten, a.degrade)).argmax(1) == Y[vb]).float().mean().item()
         print(f"epoch {ep + 1}/{a.epochs} loss {tot / len(tr):.4f} val_acc(rotated) {acc:.4f} {time.time() - t0:.0f}s", flush=True)
         if acc >= best:
             best = acc

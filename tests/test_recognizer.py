@@ -5,7 +5,8 @@ import pytest
 
 from companion.cards import Card
 from companion.paths import models_dir
-from companion.vision.colour import HUES, colour_of_hues, palette_misfit, read_colour, saturated_hues, white_balance
+from companion.vision.colour import (HUES, balance, colour_of_hues, illuminant_gains, palette_misfit, read_colour,
+                                     saturated_hues, white_balance)
 from companion.vision.recognizer import Detection, ModelError, Part, Recognition, Recognizer
 from companion.vision.synth import make_scene
 
@@ -45,6 +46,22 @@ def test_white_balance_removes_a_warm_cast():
     assert read_colour(warm, CLASSIC)[0] == "blue"
 
 
+def test_the_cards_white_tells_the_lamps_colour():
+    # a blue card (white border, blue middle) on a brown table, under a warm bulb exposed for its red
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[:] = (40, 70, 110)
+    img[40:160, 100:180] = 245
+    img[60:140, 112:168] = (200, 100, 0)
+    warm = (img * np.float32([0.5, 0.72, 1.0])).astype(np.uint8)
+    gains = illuminant_gains(warm, [(95, 35, 185, 165)])
+    assert np.allclose(gains, [2.0, 1.39, 1.0], atol=0.06)
+    fixed = balance(warm, gains)
+    assert abs(int(fixed[50, 140, 0]) - int(fixed[50, 140, 2])) < 8                  # the white is grey again
+    assert read_colour(fixed[55:145, 105:175], CLASSIC)[0] == "blue"
+    assert balance(img, illuminant_gains(img, [(95, 35, 185, 165)])) is img           # white light: untouched
+    assert (illuminant_gains(img, []) == 1).all()
+
+
 def test_grey_patch_has_no_colour():
     assert read_colour(np.full((20, 20, 3), 128, np.uint8), CLASSIC) == (None, 0.0)
 
@@ -76,6 +93,24 @@ def test_shipped_model_reads_fixed_generated_piles():
         else:
             wrong.append((str(sc.top), got and str(got.card)))
     assert right >= 21, wrong     # 22 of 24 with the shipped model; the goal is all of them
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_shipped_model_reads_piles_under_a_warm_bulb():
+    # a strong warm cast (blue halved, green at 72%): the frame is balanced on the cards' white
+    # and looked at again; 28 of 30 are read, as in white light (23 before the light was balanced)
+    recs = {}
+    right, wrong = 0, []
+    for seed in range(7_300_000, 7_300_030):
+        sc = make_scene(seed, size=(640, 480), kind="pile")
+        warm = (sc.image * np.float32([0.5, 0.72, 1.0])).astype(np.uint8)
+        rec = recs.setdefault(sc.deck, Recognizer(sc.deck))
+        got = rec.recognize(warm).top
+        if got is not None and got.card == sc.top:
+            right += 1
+        else:
+            wrong.append((str(sc.top), got and str(got.card)))
+    assert right >= 27, wrong
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")

@@ -25,7 +25,7 @@ HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22)
         "purple": (145, 14)}
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
-YELLOW_BRIGHT = 0.8
+YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellows (0.86-1.0)
 # skin (hands over a card), as OpenCV hue and saturation: printed inks are far more saturated
 SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
 
@@ -42,6 +42,40 @@ def white_balance(patch: np.ndarray) -> np.ndarray:
     gains = ref.mean() / np.maximum(ref, 1)
     gains = np.clip(gains, 0.6, 1.7)
     return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def illuminant_gains(image: np.ndarray, boxes, *, top: float = 0.1, min_pixels: int = 20) -> np.ndarray:
+    """Per-channel gains (1 or more) that make the light's colour grey, from the cards' white print: the
+    brightest `top` share of the pixels inside the cards' boxes (`boxes`, frame pixels). A warm
+    lamp that turns the white orange and a blue card purple is undone before any colour is read;
+    a patch's own white balance (`white_balance`) cannot see so strong a cast as white. Ones when
+    the boxes hold too few pixels."""
+    h, w = image.shape[:2]
+    chunks = []
+    for x1, y1, x2, y2 in boxes:
+        x1, y1, x2, y2 = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
+        if x2 > x1 and y2 > y1:
+            step = max(1, int(((x2 - x1) * (y2 - y1) / 4000) ** 0.5))     # about 4,000 pixels a box
+            chunks.append(image[y1:y2:step, x1:x2:step].reshape(-1, 3))
+    if not chunks:
+        return np.ones(3, np.float32)
+    f = np.concatenate(chunks).astype(np.float32)
+    lum = f.mean(1)
+    bright = f[lum >= np.percentile(lum, 100 * (1 - top))]
+    if len(bright) < min_pixels:
+        return np.ones(3, np.float32)
+    ref = np.maximum(np.median(bright, 0), 1)
+    # raise the weaker channels to the strongest: the white and the inks keep their brightness
+    # (a yellow is told from an olive green by how near the white it is)
+    return np.clip(ref.max() / ref, 1.0, 2.2).astype(np.float32)
+
+
+def balance(image: np.ndarray, gains: np.ndarray, *, least: float = 0.03) -> np.ndarray:
+    """`image` with each channel scaled by `gains` (the image itself when no gain differs from
+    1 by `least` or more)."""
+    if np.abs(np.asarray(gains) - 1).max() < least:
+        return image
+    return cv2.convertScaleAbs(image.astype(np.float32) * np.asarray(gains, np.float32))
 
 
 def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True) -> np.ndarray | None:

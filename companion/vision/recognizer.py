@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
-from .colour import colour_of_hues, colour_shares, palette_misfit, saturated_hues
+from .colour import balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit, saturated_hues
 from .dataset import crop_square
 
 
@@ -220,6 +220,13 @@ class Recognizer:
         return (colors[k], float(shares[k]), many) if shares[k] > 0 else (None, 0.0, False)
 
     @staticmethod
+    def light_gains(image: np.ndarray, parts: list[Part]) -> np.ndarray:
+        """The gains that turn the lamp's light grey (`illuminant_gains`), from the white print
+        in the boxes of the detected parts (an index's or a centre's grown to take in its card's
+        white). Colours are read from the image balanced with them."""
+        return illuminant_gains(image, [_grown(p.box, 1.0 if p.cls == "card" else 1.5) for p in parts])
+
+    @staticmethod
     def part_hues(image: np.ndarray, p: Part) -> np.ndarray | None:
         """The saturated hues around a symbol: from a tight patch (a wider one takes in a hand,
         the table or the card beneath), else from a wider one (an index on the thin strip that a
@@ -238,11 +245,19 @@ class Recognizer:
             x1, y1, x2, y2 = (int(v) for v in roi)
             image, ox, oy = image[y1:y2, x1:x2], x1, y1
         parts = self.detect_zoomed(image)
+        gains = self.light_gains(image, parts)
+        grey = balance(image, gains)
+        if gains.max() >= RELOOK_GAIN:
+            # a strongly coloured lamp (a warm bulb): the detector learnt under whiter light, so
+            # the frame is looked at again as under grey light
+            image = grey
+            parts = self.detect_zoomed(image)
         self.classify(image, parts)
         # a reading the classifier is sure of stands alone; a weaker one (an odd font, a small or
         # blurred print) only counts inside an uncovered face, where the face's other parts must
         # agree with it, or beside a sure index (a fan)
         syms = _dedupe([p for p in parts if p.cls != "card" and p.symbol != "none" and p.p >= self.weak_conf])
+        image = grey                        # colours are read under grey light
         colors = self._read_colours(image, syms)
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         groups = self._group_faces(image, faces, syms, colors)
@@ -369,6 +384,8 @@ class Recognizer:
         return Detection(colour, symbol, float(conf), box)
 
 
+# a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
+RELOOK_GAIN = 1.3
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
 # through a close-up, unless the close-up would be over ZOOM_MAX of the frame; at most MAX_ZOOMS.
 ZOOM_CARD, ZOOM_MAX, MAX_ZOOMS = 0.45, 0.6, 3
@@ -417,13 +434,18 @@ WILD_FACE, WILD_SHARE = "wild", 0.12
 CLASSIC_PRIOR = 0.6
 
 
+def _grown(box, k: float) -> tuple:
+    """`box` scaled by `k` about its centre."""
+    x1, y1, x2, y2 = box
+    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * k / 2, (y2 - y1) * k / 2
+    return cx - hw, cy - hh, cx + hw, cy + hh
+
+
 def _patch(image: np.ndarray, box, grow: float) -> np.ndarray:
     """The pixels of `box` grown `grow` times about its centre, cut to the image."""
-    x1, y1, x2, y2 = box
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    hw, hh = (x2 - x1) * grow / 2, (y2 - y1) * grow / 2
+    x1, y1, x2, y2 = _grown(box, grow)
     h, w = image.shape[:2]
-    return image[int(max(0, cy - hh)): int(min(h, cy + hh)), int(max(0, cx - hw)): int(min(w, cx + hw))]
+    return image[int(max(0, y1)): int(min(h, y2)), int(max(0, x1)): int(min(w, x2))]
 
 
 def _symbol_votes(members: list[Part]) -> dict[str, float]:
