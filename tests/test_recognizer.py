@@ -326,3 +326,23 @@ def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():
     patch = np.zeros((30, 30, 3), np.uint8)
     patch[:] = (12, 150, 144)
     assert read_colour(patch, CLASSIC)[0] == "green"
+
+
+@pytest.mark.parametrize("middle,want", [(None, "yellow 9"), ("8", "yellow 8"), ("6", "yellow 9")])
+def test_a_faces_middle_decides_between_its_corners_and_those_beneath(middle, want):
+    # a yellow 8 on a yellow 9, the detector found no centre symbol: two 8s and two 9s inside the
+    # top face's upright box, the 9s a shade surer. The face's middle is read: an 8 there decides
+    # it; a middle reading no corner shows (a 6) is not a vote
+    face = (102, 94, 268, 279)
+    idx = [((180, 240, 208, 269), "8", 0.93), ((167, 98, 196, 129), "8", 0.95),
+           ((226, 230, 255, 262), "9", 0.99), ((108, 126, 138, 159), "9", 0.97)]
+
+    class Middle(_Scripted):
+        def classify(self, image, parts):
+            for p in parts:
+                if p.cls == "centre" and p.symbol == "none" and middle:
+                    p.symbol, p.p = middle, 0.97
+    rec = Middle([("card", face, 0.7, "none", 0.0)] + [("index", b, 0.7, s, p) for b, s, p in idx],
+                 {face: "yellow", **{b: "yellow" for b, _, _ in idx}})
+    got = rec.recognize(np.zeros((360, 340, 3), np.uint8))
+    assert str(got.top.card) == want

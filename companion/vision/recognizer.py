@@ -219,6 +219,27 @@ class Recognizer:
         many = bool((shares >= WILD_SHARE).sum() >= 3 and shares[k] < 0.55)
         return (colors[k], float(shares[k]), many) if shares[k] > 0 else (None, 0.0, False)
 
+    def _middle_readings(self, image: np.ndarray, parts: list[Part]) -> list[Part]:
+        """A face in which the detector found no centre symbol has its middle read as one. The
+        reading counts only where it names a symbol that one of the face's corner indices shows: it
+        decides between the face's own corners and those of a card beneath, inside the upright box
+        of a tilted face, when they are as many and as sure."""
+        middles, shown = [], []
+        for f in (p for p in parts if p.cls == "card"):
+            if any(q.cls == "centre" and _inside(q.centre, f.box) for q in parts):
+                continue
+            symbols = {q.symbol for q in parts if q.cls == "index" and q.symbol != "none" and _within(q, f.box)}
+            if symbols:
+                cx, cy = f.centre
+                for k in MIDDLE_OF_BOX:
+                    r = k / 2 * f.size
+                    middles.append(Part("centre", (cx - r, cy - r, cx + r, cy + r), f.score))
+                    shown.append(symbols)
+        self.classify(image, middles)
+        n = len(MIDDLE_OF_BOX)
+        best = [max(middles[i:i + n], key=lambda m: m.p) for i in range(0, len(middles), n)]
+        return [m for m, symbols in zip(best, shown[::n]) if m.symbol in symbols]
+
     @staticmethod
     def light_gains(image: np.ndarray, parts: list[Part]) -> np.ndarray:
         """The gains that turn the lamp's light grey (`illuminant_gains`), from the white print
@@ -253,6 +274,7 @@ class Recognizer:
             image = grey
             parts = self.detect_zoomed(image)
         self.classify(image, parts)
+        parts += self._middle_readings(image, parts)
         # a reading the classifier is sure of stands alone; a weaker one (an odd font, a small or
         # blurred print) only counts inside an uncovered face, where the face's other parts must
         # agree with it, or beside a sure index (a fan)
@@ -384,6 +406,9 @@ class Recognizer:
         return Detection(colour, symbol, float(conf), box)
 
 
+# a face's middle symbol, as shares of its upright box's longer side, each read (the surer reading
+# counts): a centre symbol is 0.31-0.47 of the card's height, a tilted card's box up to 1.2 times it
+MIDDLE_OF_BOX = (0.36, 0.46)
 # a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
 RELOOK_GAIN = 1.3
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
