@@ -75,7 +75,8 @@ def balance(image: np.ndarray, gains: np.ndarray, *, least: float = 0.03) -> np.
     1 by `least` or more)."""
     if np.abs(np.asarray(gains) - 1).max() < least:
         return image
-    return cv2.convertScaleAbs(image.astype(np.float32) * np.asarray(gains, np.float32))
+    g = [float(v) for v in gains]
+    return cv2.multiply(image, (g[0], g[1], g[2], 0.0), dtype=cv2.CV_8U)       # rounds and saturates
 
 
 def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True) -> np.ndarray | None:

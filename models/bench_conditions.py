@@ -1,0 +1,135 @@
+"""Real photos under other cameras' conditions (figures for the model card; not a test).
+
+The Roboflow validation photos are all of one kind: sharp, evenly lit, one camera. Players'
+cameras are not. Each condition below is applied to the first N validation photos, written to
+a temporary folder with their labels, and scored with the shared scorer
+(`../shared/eval/score_recognizer.py`: multi_recall, multi_precision, symbols only). Under the
+colour casts the colours read are also compared with those read in the untouched photo (the
+photos carry no colour labels): the share of cards whose colour stays the same, and how many
+cards are no longer read at all.
+
+    python models/bench_conditions.py --roboflow ../shared/datasets/roboflow-uno --limit 300
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.vision.recognizer import Recognizer  # noqa: E402
+
+
+def _cast(gains):
+    return lambda img, rng: (img.astype(np.float32) * np.float32(gains)).astype(np.uint8)
+
+
+def _dim(img, rng):
+    f = img.astype(np.float32) * 0.4 + rng.normal(0, 8, img.shape)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def _far(img, rng):
+    """The photo shrunk to 45% on a plain frame of the same size: a camera further away."""
+    h, w = img.shape[:2]
+    small = cv2.resize(img, None, fx=0.45, fy=0.45, interpolation=cv2.INTER_AREA)
+    out = np.empty_like(img)
+    out[:] = np.median(img.reshape(-1, 3), 0)
+    y, x = (h - small.shape[0]) // 2, (w - small.shape[1]) // 2
+    out[y:y + small.shape[0], x:x + small.shape[1]] = small
+    return out
+
+
+# each condition: BGR image, random generator -> BGR image. The casts are exposed for their
+# strongest channel (nothing clips), as a camera's exposure would
+CONDITIONS = {
+    "as taken": lambda img, rng: img,
+    "warm bulb (B x0.56, G x0.76)": _cast((0.56, 0.76, 1.0)),
+    "cool daylight (G x0.8, R x0.6)": _cast((1.0, 0.8, 0.6)),
+    "dim and noisy (x0.4, noise sigma 8)": _dim,
+    "out of focus (Gaussian blur, sigma 2)": lambda img, rng: cv2.GaussianBlur(img, (0, 0), 2.0),
+    "far away (45% of the frame)": _far,
+    "turned a quarter": lambda img, rng: cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE),
+}
+CASTS = ("warm bulb (B x0.56, G x0.76)", "cool daylight (G x0.8, R x0.6)", "dim and noisy (x0.4, noise sigma 8)")
+
+
+def score(folder: Path, model_dir: str | None, scorer: Path) -> dict:
+    cli = "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))"
+    cmd = [sys.executable, str(scorer), "--data", str(folder), "--", sys.executable, "-c", cli,
+           "recognize", "--json"] + (["--model-dir", model_dir] if model_dir else [])
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    start = out.stdout.find("{")
+    end = out.stdout.rfind("}")
+    if start < 0:
+        raise SystemExit(f"the scorer failed: {out.stderr[-2000:]}")
+    return json.loads(out.stdout[start:end + 1])
+
+
+def colours_kept(rec: Recognizer, plain: list[np.ndarray], cast: list[np.ndarray]) -> dict:
+    """Cards read in both versions of a photo (by symbol) with the same colour, with another,
+    and cards read in the plain photo but not under the cast."""
+    same = other = lost = 0
+    for a_img, b_img in zip(plain, cast):
+        a = collections.Counter((c.color, c.symbol) for c in rec.recognize(a_img).cards)
+        b = collections.Counter((c.color, c.symbol) for c in rec.recognize(b_img).cards)
+        b_sym = collections.Counter(s for _, s in b.elements())
+        a_sym = collections.Counter(s for _, s in a.elements())
+        for sym in a_sym:
+            both = min(a_sym[sym], b_sym[sym])
+            kept = sum(min(n, b[(col, s)]) for (col, s), n in a.items() if s == sym)
+            same += min(kept, both)
+            other += both - min(kept, both)
+            lost += a_sym[sym] - both
+    return {"same_colour": same, "other_colour": other, "not_read": lost,
+            "kept": round(same / max(1, same + other), 4)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--roboflow", required=True, help="../shared/datasets/roboflow-uno (its valid split is used)")
+    ap.add_argument("--limit", type=int, default=300)
+    ap.add_argument("--model-dir", default=None)
+    ap.add_argument("--scorer", default=None, help="score_recognizer.py (default: ../shared/eval beside the project)")
+    a = ap.parse_args(argv)
+    src = Path(a.roboflow) / "valid"
+    scorer = Path(a.scorer) if a.scorer else ROOT.parent / "shared" / "eval" / "score_recognizer.py"
+    if not (src / "labels.json").is_file() or not scorer.is_file():
+        raise SystemExit(f"need {src / 'labels.json'} and {scorer}")
+    meta = json.loads((src / "labels.json").read_text())
+    items = sorted(meta["images"].items())[:a.limit]
+    originals = [cv2.imread(str(src / rel)) for rel, _ in items]
+    rec = Recognizer("classic", threads=1, model_dir=a.model_dir)
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, (name, fn) in enumerate(CONDITIONS.items()):
+            rng = np.random.default_rng(k)
+            folder = Path(tmp) / f"c{k}"
+            (folder / "images").mkdir(parents=True)
+            changed = []
+            for (rel, _), img in zip(items, originals):
+                out = fn(img, rng)
+                changed.append(out)
+                cv2.imwrite(str(folder / rel), out, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (folder / "labels.json").write_text(json.dumps({"images": dict(items), "has_color": meta.get("has_color")}))
+            s = score(folder, a.model_dir, scorer)
+            row = {"multi_recall": s["multi_recall"], "multi_precision": s["multi_precision"]}
+            if name in CASTS:
+                row["colours"] = colours_kept(rec, originals, changed)
+            results[name] = row
+            print(f"{name}: {row}", file=sys.stderr, flush=True)
+    print(json.dumps({"photos": len(items), "conditions": results}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
