@@ -346,3 +346,13 @@ def test_a_faces_middle_decides_between_its_corners_and_those_beneath(middle, wa
                  {face: "yellow", **{b: "yellow" for b, _, _ in idx}})
     got = rec.recognize(np.zeros((360, 340, 3), np.uint8))
     assert str(got.top.card) == want
+
+
+@pytest.mark.parametrize("box,p,cards", [
+    ((300, 200, 326, 226), 0.8, 1),     # an index alone in the middle of the frame: a card
+    ((300, 454, 326, 480), 0.8, 0),     # the same at the frame's bottom edge: its crop runs off
+    ((300, 454, 326, 480), 0.95, 1),    # there only a sure reading is a card
+])
+def test_an_index_alone_at_the_frames_edge_must_be_read_surely(box, p, cards):
+    rec = _Scripted([("index", box, 0.5, "6", p)], {box: "green"})
+    assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards

@@ -283,7 +283,7 @@ class Recognizer:
         colors = self._read_colours(image, syms)
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         groups = self._group_faces(image, faces, syms, colors)
-        self._group_rest(syms, groups)
+        self._group_rest(syms, groups, image.shape[:2])
         cards = []
         top = None
         for face, members in groups:
@@ -364,12 +364,16 @@ class Recognizer:
             groups.append((f, members))
         return groups
 
-    def _group_rest(self, syms: list[Part], groups: list) -> None:
+    def _group_rest(self, syms: list[Part], groups: list, frame: tuple) -> None:
         """The indices no face took are cards of their own (a centre symbol outside any uncovered
         face is too easily a pattern on the table), or the far corner of a face or of another
         index. An index the classifier is less sure of counts only beside a sure one: the
-        corners of a fan, where the next card covers part of each index."""
+        corners of a fan, where the next card covers part of each index. At the frame's edge
+        (`frame`: height, width), where its crop runs off the picture, an index alone must be
+        surer still (`EDGE_CONF`: a row of a patterned table's dots there is read as 6s and 8s)."""
         used = {id(p) for _, members in groups for p in members}
+        h, w = frame
+        syms = [p for p in syms if id(p) in used or p.p >= EDGE_CONF or not _at_edge(p, w, h)]
         sure = [p for p in syms if p.cls == "index" and p.p >= self.sym_conf]
         rest = [p for p in syms if id(p) not in used and p.cls == "index"
                 and (p.p >= self.sym_conf or any(q is not p and _beside(p, q) for q in sure))]
@@ -409,6 +413,8 @@ class Recognizer:
 # a face's middle symbol, as shares of its upright box's longer side, each read (the surer reading
 # counts): a centre symbol is 0.31-0.47 of the card's height, a tilted card's box up to 1.2 times it
 MIDDLE_OF_BOX = (0.36, 0.46)
+# an index no face took, whose crop runs off the frame, is a card only when read this surely
+EDGE_CONF = 0.9
 # a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
 RELOOK_GAIN = 1.3
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
@@ -457,6 +463,12 @@ _GROW = {"index": (1.1, 1.8), "centre": (0.85, 1.3)}
 WILD_FACE, WILD_SHARE = "wild", 0.12
 # how much better (summed palette misfit) another deck's palette must fit than the classic one
 CLASSIC_PRIOR = 0.6
+
+
+def _at_edge(p: Part, w: int, h: int) -> bool:
+    """Whether `p`'s classifier crop (about its box grown 1.3 times) runs off the frame."""
+    x1, y1, x2, y2 = _grown(p.box, 1.3)
+    return x1 < 0 or y1 < 0 or x2 > w or y2 > h
 
 
 def _grown(box, k: float) -> tuple:
