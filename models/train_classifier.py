@@ -118,7 +118,7 @@ def degrade(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor
     return out
 
 
-def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, degraded: float = 0.0) -> torch.Tensor:
+def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, degrade_share: float = 0.0) -> torch.Tensor:
     """Random turn, scale, shift, colour and channel order, blur (and, if asked, foreshortening
     and `degrade`) for a batch (N,3,H,W in 0..1)."""
     n = x.shape[0]
@@ -155,8 +155,8 @@ def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, deg
         k = torch.tensor([1., 2., 1.])
         k = (k[:, None] * k[None]) / 16
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k.expand(3, 1, 3, 3).contiguous(), groups=3)
-    if degraded:      # (off: the random draws of the shipped classifier's recipe are unchanged)
-        x = degrade(x, gen, degraded)
+    if degrade_share:      # (off: the random draws of the shipped classifier's recipe are unchanged)
+        x = degrade(x, gen, degrade_share)
     x = x + torch.randn(x.shape, generator=gen) * torch.rand(n, 1, 1, 1, generator=gen) * 0.04
     return x.clamp(0, 1)
 

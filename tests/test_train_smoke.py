@@ -45,3 +45,17 @@ def test_classifier_recipe_trains_and_exports_onnx(tmp_path):
     assert logits.shape == (2, len(SYMBOLS))
     rows = json.loads((tmp_path / "crops" / "crops.json").read_text())
     assert rows and all(r["symbol"] in SYMBOLS for r in rows)
+
+
+@need_train
+def test_degraded_crops_are_blurred_or_coarser_and_the_rest_untouched():
+    import torch
+    sys.path.insert(0, str(ROOT / "models"))
+    from train_classifier import degrade
+    x = torch.zeros(6, 3, 48, 48)
+    x[:, :, 20:28, :] = 1                      # a sharp white bar
+    assert torch.equal(degrade(x, torch.Generator().manual_seed(0), 0.0), x)
+    y = degrade(x, torch.Generator().manual_seed(0), 1.0)
+    assert y.shape == x.shape and 0 <= y.min() and y.max() <= 1
+    # every crop lost the bar's sharp edge: pixels next to it are no longer black
+    assert (y[:, :, 18:20, :].mean((1, 2, 3)) > 0.02).all()
