@@ -193,7 +193,7 @@ class _Scripted(Recognizer):
     def detect(self, image):
         return [Part(cls, box, score, symbol, p) for cls, box, score, symbol, p in self._parts]
 
-    def detect_zoomed(self, image):     # the grouping alone: no close-ups
+    def detect_zoomed(self, image, first=None):     # the grouping alone: no close-ups
         return self.detect(image)
 
     def classify(self, image, parts):

@@ -157,14 +157,14 @@ class Recognizer:
                     parts.append(Part(name, box, float(conf[sel[i]])))
         return parts
 
-    def detect_zoomed(self, image: np.ndarray) -> list[Part]:
+    def detect_zoomed(self, image: np.ndarray, first: list[Part] | None = None) -> list[Part]:
         """`detect`, then again on a close-up of each cluster of small cards: the detector sees
         the whole frame at `imgsz` pixels, where a card far from the camera (or in a wide photo)
         is too small for its indices to show. A close-up brings such a card to the size the
         detector reads best; its parts replace the first look's parts inside the close-up. When
         the whole frame shows nothing, its four corners are looked at first (a card too small
-        to be seen at all)."""
-        parts = self.detect(image)
+        to be seen at all). `first`: the whole frame's detections, when already made."""
+        parts = list(first) if first is not None else self.detect(image)
         h, w = image.shape[:2]
         if not parts:       # nothing at all: maybe cards too small to see; look at each quarter
             th, tw = int(h * TILE), int(w * TILE)
@@ -265,14 +265,15 @@ class Recognizer:
         if roi is not None:
             x1, y1, x2, y2 = (int(v) for v in roi)
             image, ox, oy = image[y1:y2, x1:x2], x1, y1
-        parts = self.detect_zoomed(image)
-        gains = self.light_gains(image, parts)
-        grey = balance(image, gains)
+        first = self.detect(image)
+        gains = self.light_gains(image, first)
         if gains.max() >= RELOOK_GAIN:
             # a strongly coloured lamp (a warm bulb): the detector learnt under whiter light, so
-            # the frame is looked at again as under grey light
-            image = grey
-            parts = self.detect_zoomed(image)
+            # the frame is looked at again as under grey light, and close up only so
+            image = balance(image, gains)
+            first = None
+        parts = self.detect_zoomed(image, first)
+        grey = balance(image, self.light_gains(image, parts))
         self.classify(image, parts)
         parts += self._middle_readings(image, parts)
         # a reading the classifier is sure of stands alone; a weaker one (an odd font, a small or
