@@ -86,9 +86,9 @@ def colours_kept(rec: Recognizer, plain: list[np.ndarray], cast: list[np.ndarray
         a_sym = collections.Counter(s for _, s in a.elements())
         for sym in a_sym:
             both = min(a_sym[sym], b_sym[sym])
-            kept = sum(min(n, b[(col, s)]) for (col, s), n in a.items() if s == sym)
-            same += min(kept, both)
-            other += both - min(kept, both)
+            kept = sum(min(n, b[(col, s)]) for (col, s), n in a.items() if s == sym)     # <= both
+            same += kept
+            other += both - kept
             lost += a_sym[sym] - both
     return {"same_colour": same, "other_colour": other, "not_read": lost,
             "kept": round(same / max(1, same + other), 4)}

@@ -467,9 +467,10 @@ CLASSIC_PRIOR = 0.6
 
 
 def _at_edge(p: Part, w: int, h: int) -> bool:
-    """Whether `p`'s classifier crop (about its box grown 1.3 times) runs off the frame."""
-    x1, y1, x2, y2 = _grown(p.box, 1.3)
-    return x1 < 0 or y1 < 0 or x2 > w or y2 > h
+    """Whether `p`'s classifier crop (`crop_square`: a square of its longer side, padded 15% each
+    way) runs off the frame."""
+    (cx, cy), r = p.centre, p.size * 1.3 / 2
+    return cx - r < 0 or cy - r < 0 or cx + r > w or cy + r > h
 
 
 def _grown(box, k: float) -> tuple:
