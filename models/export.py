@@ -12,6 +12,7 @@ import argparse
 import json
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -30,11 +31,16 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     out = Path(a.out)
     YOLO = offline_ultralytics()
-    model = YOLO(a.detector)
-    onnx = Path(model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=True, dynamic=False, half=False))
-    if Path(a.detector).resolve() != (out / "detector.pt").resolve():
-        shutil.copy(a.detector, out / "detector.pt")
-    shutil.move(str(onnx), out / "detector.onnx")
+    with tempfile.TemporaryDirectory() as tmp:
+        # Ultralytics writes the .onnx beside the weights: export a copy, so that exporting the
+        # shipped models/detector.pt elsewhere leaves models/detector.onnx as it was
+        weights = Path(tmp) / "detector.pt"
+        shutil.copy(a.detector, weights)
+        model = YOLO(str(weights))
+        onnx = Path(model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=True, dynamic=False, half=False))
+        if Path(a.detector).resolve() != (out / "detector.pt").resolve():
+            shutil.copy(a.detector, out / "detector.pt")
+        shutil.move(str(onnx), out / "detector.onnx")
     meta = {"detector": "detector.onnx", "classifier": "classifier.onnx", "imgsz": a.imgsz, "crop": 48,
             "conf": a.conf, "card_conf": a.card_conf, "symbol_conf": a.symbol_conf,
             "detector_classes": list(model.names.values())}

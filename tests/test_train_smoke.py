@@ -28,6 +28,17 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").is_file()
     assert "AdamW(lr=0.001" in out.stdout + out.stderr       # --lr0: the fine-tuning optimiser
+    # export to another folder leaves whatever lies beside the source weights untouched
+    weights = tmp_path / "runs" / "smoke" / "weights"
+    (weights / "last.onnx").write_text("shipped")
+    (tmp_path / "md").mkdir()
+    out = subprocess.run([sys.executable, str(ROOT / "models" / "export.py"), "--detector", str(weights / "last.pt"),
+                          "--imgsz", "64", "--out", str(tmp_path / "md")],
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert (weights / "last.onnx").read_text() == "shipped"
+    meta = json.loads((tmp_path / "md" / "recognizer.json").read_text())
+    assert meta["imgsz"] == 64 and (tmp_path / "md" / "detector.onnx").stat().st_size > 1000
 
 
 @need_train
