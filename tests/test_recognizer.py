@@ -320,6 +320,18 @@ def test_index_on_a_thin_strip_falls_back_to_a_wider_patch():
     assert colour_of_hues(Recognizer.part_hues(img, part), CLASSIC)[0] == "green"
 
 
+@pytest.mark.parametrize("bgr,want", [((30, 150, 130), "green"), ((20, 200, 235), "yellow"), ((40, 140, 110), "green")])
+def test_overexposed_olive_stays_green_and_yellow_yellow(bgr, want):
+    # a photo exposed 1.6 times too long: the white clips at 255 and an olive green comes near it
+    # in brightness; its green channel stays ahead of its red (hue 35), a yellow's both clip (hue 30)
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = bgr
+    patch[:5] = 160
+    over = np.clip(patch * np.float32(1.6), 0, 255).astype(np.uint8)
+    assert read_colour(patch, CLASSIC)[0] == want
+    assert read_colour(over, CLASSIC)[0] == want
+
+
 def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():
     # no white print in the patch to compare with: the hue alone decides (an olive at hue 31 is
     # green), the patch's own brightness is not taken for a yellow's

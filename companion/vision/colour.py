@@ -26,6 +26,11 @@ HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22)
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
 YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellows (0.86-1.0)
+# ... but an overexposed photo clips the white and brightens an olive to it: there a yellow's red
+# and green clip together (hue 30) while an olive's green stays ahead (hue 30-36, median 35 on the
+# Roboflow photos exposed 1.6x). A bright pixel is yellow only up to this hue (yellows as taken:
+# 26-32 on those photos; some rendered yellows reach 34)
+YELLOW_TOP = 34
 # skin (hands over a card), as OpenCV hue and saturation: printed inks are far more saturated
 SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
 
@@ -99,7 +104,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     h, v = h[keep], v[keep].astype(np.float32)
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
     if band.any() and len(greys) >= min_pixels:
-        bright = v >= YELLOW_BRIGHT * float(np.percentile(greys, 90))
+        bright = (v >= YELLOW_BRIGHT * float(np.percentile(greys, 90))) & (h <= YELLOW_TOP)
         h[band & bright] = HUES["yellow"][0]
         h[band & ~bright] = np.maximum(h[band & ~bright], YG_BAND[1] - 2)
     return h
