@@ -4,7 +4,7 @@ The Roboflow validation photos are all of one kind: sharp, evenly lit, one camer
 cameras are not. Each condition below is applied to the first N validation photos, written to
 a temporary folder with their labels, and scored with the shared scorer
 (`../shared/eval/score_recognizer.py`: multi_recall, multi_precision, symbols only). Under the
-colour casts the colours read are also compared with those read in the untouched photo (the
+colour casts, glare and overexposure the colours read are also compared with those read in the untouched photo (the
 photos carry no colour labels): the share of cards whose colour stays the same, and how many
 cards are no longer read at all.
 
@@ -49,6 +49,48 @@ def _far(img, rng):
     return out
 
 
+def _tilted(img, rng):
+    """Seen from a camera leaning 30-40 degrees: the far edge shorter, the depth foreshortened."""
+    h, w = img.shape[:2]
+    k, fy = rng.uniform(0.6, 0.75), rng.uniform(0.75, 0.85)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[w * (1 - k) / 2, h * (1 - fy)], [w * (1 + k) / 2, h * (1 - fy)], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _motion(img, rng):
+    """A hand-held camera moving during the exposure: a 9-pixel streak at a random angle."""
+    k = np.zeros((9, 9), np.float32)
+    k[4, :] = 1 / 9
+    rot = cv2.getRotationMatrix2D((4, 4), float(rng.uniform(0, 180)), 1.0)
+    k = cv2.warpAffine(k, rot, (9, 9))
+    return cv2.filter2D(img, -1, k / k.sum())
+
+
+def _glare(img, rng):
+    """A lamp's reflection on glossy cards: a white spot (a quarter of the frame's width) somewhere
+    in the frame's middle half, fading out from its core."""
+    h, w = img.shape[:2]
+    cx, cy = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = 0.125 * w
+    a = np.clip(1.2 - np.hypot(xx - cx, yy - cy) / r, 0, 1)[..., None] * 0.9
+    return (img * (1 - a) + 255 * a).astype(np.uint8)
+
+
+def _low_res(img, rng):
+    """A cheap webcam: the photo taken at a third of its width, shown at full size."""
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (w // 3, h // 3), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _jpeg(img, rng):
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 15])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
 # each condition: BGR image, random generator -> BGR image. The casts are exposed for their
 # strongest channel (nothing clips), as a camera's exposure would
 CONDITIONS = {
@@ -59,8 +101,16 @@ CONDITIONS = {
     "out of focus (Gaussian blur, sigma 2)": lambda img, rng: cv2.GaussianBlur(img, (0, 0), 2.0),
     "far away (45% of the frame)": _far,
     "turned a quarter": lambda img, rng: cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE),
+    "seen at an angle (camera leaning 30-40 degrees)": _tilted,
+    "camera shake (9-pixel motion blur)": _motion,
+    "glare (a lamp's reflection)": _glare,
+    "overexposed (x1.6, clipped)": lambda img, rng: np.clip(img.astype(np.float32) * 1.6, 0, 255).astype(np.uint8),
+    "low resolution (a third of the width)": _low_res,
+    "heavy JPEG (quality 15)": _jpeg,
 }
-CASTS = ("warm bulb (B x0.56, G x0.76)", "cool daylight (G x0.8, R x0.6)", "dim and noisy (x0.4, noise sigma 8)")
+# where the colours read are compared with the untouched photo's
+COLOUR_CHECKED = ("warm bulb (B x0.56, G x0.76)", "cool daylight (G x0.8, R x0.6)", "dim and noisy (x0.4, noise sigma 8)",
+                  "glare (a lamp's reflection)", "overexposed (x1.6, clipped)")
 
 
 def score(folder: Path, model_dir: str | None, scorer: Path) -> dict:
@@ -100,6 +150,7 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=300)
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--scorer", default=None, help="score_recognizer.py (default: ../shared/eval beside the project)")
+    ap.add_argument("--only", nargs="*", default=None, help="the conditions whose names start with these words")
     a = ap.parse_args(argv)
     src = Path(a.roboflow) / "valid"
     scorer = Path(a.scorer) if a.scorer else ROOT.parent / "shared" / "eval" / "score_recognizer.py"
@@ -112,6 +163,8 @@ def main(argv=None) -> int:
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for k, (name, fn) in enumerate(CONDITIONS.items()):
+            if a.only and not any(name.startswith(w) for w in a.only):
+                continue
             rng = np.random.default_rng(k)
             folder = Path(tmp) / f"c{k}"
             (folder / "images").mkdir(parents=True)
@@ -123,7 +176,7 @@ def main(argv=None) -> int:
             (folder / "labels.json").write_text(json.dumps({"images": dict(items), "has_color": meta.get("has_color")}))
             s = score(folder, a.model_dir, scorer)
             row = {"multi_recall": s["multi_recall"], "multi_precision": s["multi_precision"]}
-            if name in CASTS:
+            if name in COLOUR_CHECKED:
                 row["colours"] = colours_kept(rec, originals, changed)
             results[name] = row
             print(f"{name}: {row}", file=sys.stderr, flush=True)
