@@ -118,9 +118,30 @@ def degrade(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor
     return out
 
 
-def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, degrade_share: float = 0.0) -> torch.Tensor:
-    """Random turn, scale, shift, colour and channel order, blur (and, if asked, foreshortening
-    and `degrade`) for a batch (N,3,H,W in 0..1)."""
+def shake(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """A camera moving during the exposure: `share` of the crops smeared along a straight streak
+    of 3-15 crop pixels at a random angle."""
+    n = x.shape[0]
+    pick = torch.rand(n, generator=gen) < share
+    length = 3 + torch.rand(n, generator=gen) * 12
+    ang = torch.rand(n, generator=gen) * math.pi
+    r = torch.arange(-7, 8, dtype=torch.float32)
+    yy, xx = torch.meshgrid(r, r, indexing="ij")
+    out = x.clone()
+    for i in torch.nonzero(pick).flatten().tolist():
+        c, s = math.cos(ang[i]), math.sin(ang[i])
+        along = (xx * c + yy * s).clamp(-length[i] / 2, length[i] / 2)
+        dist = torch.hypot(xx - along * c, yy - along * s)      # to the streak through the middle
+        k = (1 - dist).clamp(min=0)
+        k = (k / k.sum()).expand(3, 1, 15, 15).contiguous()
+        out[i] = F.conv2d(F.pad(x[i:i + 1], (7, 7, 7, 7), mode="replicate"), k, groups=3)[0]
+    return out
+
+
+def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, degrade_share: float = 0.0,
+            shake_share: float = 0.0) -> torch.Tensor:
+    """Random turn, scale, shift, colour and channel order, blur (and, if asked, foreshortening,
+    `degrade` and `shake`) for a batch (N,3,H,W in 0..1)."""
     n = x.shape[0]
     ang = torch.rand(n, generator=gen) * 2 * math.pi
     sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.25
@@ -157,6 +178,8 @@ def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, deg
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k.expand(3, 1, 3, 3).contiguous(), groups=3)
     if degrade_share:      # (off: the random draws of the shipped classifier's recipe are unchanged)
         x = degrade(x, gen, degrade_share)
+    if shake_share:
+        x = shake(x, gen, shake_share)
     x = x + torch.randn(x.shape, generator=gen) * torch.rand(n, 1, 1, 1, generator=gen) * 0.04
     return x.clamp(0, 1)
 
@@ -180,6 +203,8 @@ def main(argv=None) -> int:
                     help="squash most crops by up to this share along a random direction (cls7: 0.45)")
     ap.add_argument("--degrade", type=float, default=0.0,
                     help="this share of crops blurred or sampled down and up (a camera out of focus or far away; cls8: 0.3)")
+    ap.add_argument("--shake", type=float, default=0.0,
+                    help="this share of crops smeared by a streak (a camera moving during the exposure)")
     ap.add_argument("--out", default="models/classifier")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -212,14 +237,14 @@ def main(argv=None) -> int:
         tot = 0.0
         for i in range(0, len(order), a.batch):
             b = order[i: i + a.batch]
-            out = model(augment(X[b].clone(), gen, a.foreshorten, a.degrade))
+            out = model(augment(X[b].clone(), gen, a.foreshorten, a.degrade, a.shake))
             loss = F.cross_entropy(out, Y[b], label_smoothing=0.05)
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             tot += loss.item() * len(b)
         model.eval()
         with torch.no_grad():
             vb = torch.from_numpy(val)
-            acc = (model(augment(X[vb].clone(), gen, a.foreshorten, a.degrade)).argmax(1) == Y[vb]).float().mean().item()
+            acc = (model(augment(X[vb].clone(), gen, a.foreshorten, a.degrade, a.shake)).argmax(1) == Y[vb]).float().mean().item()
         print(f"epoch {ep + 1}/{a.epochs} loss {tot / len(tr):.4f} val_acc(rotated) {acc:.4f} {time.time() - t0:.0f}s", flush=True)
         if acc >= best:
             best = acc

@@ -70,3 +70,23 @@ def test_degraded_crops_are_blurred_or_coarser_and_the_rest_untouched():
     assert y.shape == x.shape and 0 <= y.min() and y.max() <= 1
     # every crop lost the bar's sharp edge: pixels next to it are no longer black
     assert (y[:, :, 18:20, :].mean((1, 2, 3)) > 0.02).all()
+
+
+@need_train
+def test_shaken_crops_are_smeared_along_one_direction():
+    import torch
+    sys.path.insert(0, str(ROOT / "models"))
+    from train_classifier import shake
+    x = torch.zeros(5, 3, 48, 48)
+    x[:, :, 24, 24] = 1                        # a point of light
+    assert torch.equal(shake(x, torch.Generator().manual_seed(0), 0.0), x)
+    y = shake(x, torch.Generator().manual_seed(0), 1.0)
+    for img in y[:, 0]:
+        assert abs(float(img.sum()) - 1) < 1e-4            # smeared, not brightened or lost
+        w = img / img.sum()
+        yy, xx = torch.meshgrid(torch.arange(48.), torch.arange(48.), indexing="ij")
+        my, mx = (w * yy).sum(), (w * xx).sum()
+        cov = torch.tensor([[(w * (xx - mx) ** 2).sum(), (w * (xx - mx) * (yy - my)).sum()],
+                            [(w * (xx - mx) * (yy - my)).sum(), (w * (yy - my) ** 2).sum()]])
+        small, large = torch.linalg.eigvalsh(cov)
+        assert large > 0.5 and large > 4 * small           # a streak: long one way, thin the other
