@@ -4,7 +4,7 @@ import pytest
 
 from companion.cards import Card
 from companion.vision.dataset import crop_square
-from companion.vision.render import CARD_H, CARD_W, DESIGNS, Style, render_card
+from companion.vision.render import CARD_H, CARD_W, DESIGNS, Style, render_card, render_playing_card
 from companion.vision.synth import Canvas, Label, camera_tilt, card_quad, make_scene
 
 
@@ -63,6 +63,35 @@ def test_negative_scenes_have_no_face_labels():
     for seed in range(15):
         sc = make_scene(seed, size=(256, 256), kind="negative")
         assert sc.labels == [] and sc.top is None and sc.cards == []
+
+
+@pytest.mark.parametrize("tilt", [0, 30])
+def test_lookalike_scenes_are_negatives_with_their_printed_ranks_boxed(tilt):
+    # ordinary playing cards (a white card, a red or black rank in two corners) and score sheets:
+    # no UNO label, and the boxes of their ranks and numbers lie on ink (for "none" crops)
+    seen = 0
+    for seed in range(8):
+        sc = make_scene(300 + seed, size=(320, 240), kind="lookalike", tilt=tilt)
+        assert sc.labels == [] and sc.top is None and sc.cards == []
+        assert sc == make_scene(300 + seed, size=(320, 240), kind="lookalike", tilt=tilt)
+        for x1, y1, x2, y2 in sc.lookalikes:
+            assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 240
+        seen += len(sc.lookalikes)
+    assert seen >= 8
+    face = render_playing_card(np.random.default_rng(0))
+    x1, y1, x2, y2 = face.indices[0]
+    patch = face.image[y1:y2, x1:x2].astype(int)
+    assert (patch.min(-1) < 120).mean() > 0.05          # the rank's ink is in its box
+    assert face.card is None
+
+
+def test_crops_of_lookalikes_are_none(tmp_path):
+    import json
+    from companion.vision.dataset import write_crops
+    rows = json.loads(write_crops(tmp_path, count=3, first_seed=700, procs=1, kinds=("lookalike",)).read_text())
+    look = [r for r in rows if r["cls"] == "lookalike"]
+    assert look and all(r["symbol"] == "none" for r in rows)
+    assert all((tmp_path / r["file"]).is_file() for r in look)
 
 
 @pytest.mark.parametrize("seed", range(6))

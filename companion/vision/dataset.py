@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES
-from .synth import KINDS, make_scene
+from .synth import ALL_KINDS, make_scene
 
 # disjoint seed ranges
 SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}
@@ -59,8 +59,8 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
                            heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = ()) -> Path:
     """Images + YOLO labels + data.yaml; returns the data.yaml path. ``heights``: the range of
     a card's height as a share of the frame's shorter side; ``tilt``: the camera leans up to this
-    many degrees from overhead (``make_scene``); ``kinds``: only scenes of these kinds (``KINDS``,
-    taken in turn by seed; empty: each seed draws its own kind).
+    many degrees from overhead (``make_scene``); ``kinds``: only scenes of these kinds
+    (``ALL_KINDS``, taken in turn by seed; empty: each seed draws its own kind).
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
     the validation range so that a later batch of scenes adds new ones instead of repeating."""
@@ -71,10 +71,7 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    bad = set(kinds) - set(KINDS)
-    if bad:
-        raise ValueError(f"unknown scene kinds {sorted(bad)}: choose from {sorted(set(KINDS))}")
-    kinds = tuple(kinds)
+    kinds = _check_kinds(kinds)
     jobs = [(first + i, out, "train", heights, tilt, kinds) for i in range(count)]
     jobs += [(SEEDS["val"] + i, out, "val", heights, tilt, kinds) for i in range(val)]
     for k, _ in enumerate(_run(_write_detector, jobs, procs)):
@@ -113,11 +110,25 @@ RARE = ("wild", "wild_draw_four", "wild_swap_hands", "wild_shuffle_hands", "wild
         "6", "9", "skip", "reverse", "draw_two")
 
 
+def _check_kinds(kinds) -> tuple:
+    bad = set(kinds) - set(ALL_KINDS)
+    if bad:
+        raise ValueError(f"unknown scene kinds {sorted(bad)}: choose from {sorted(set(ALL_KINDS))}")
+    return tuple(kinds)
+
+
 def _write_crops(args):
-    seed, out, size, favour = args
-    sc = make_scene(seed, size=_scene_size(seed), favour=favour)
+    seed, out, size, favour, kinds = args
+    kind = kinds[seed % len(kinds)] if kinds else None
+    sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind)
     rng = np.random.default_rng(seed + 17)
     rows = []
+    # printed ranks and numbers that are no UNO card (playing cards, a score sheet): "none"
+    for k, box in enumerate(sc.lookalikes):
+        crop = crop_square(sc.image, box, size, jitter=rng)
+        name = f"s{seed:08d}_l{k}.png"
+        cv2.imwrite(str(out / name), crop)
+        rows.append({"file": name, "symbol": "none", "color": None, "cls": "lookalike", "seed": seed})
     for k, lab in enumerate(sc.labels):
         if lab.cls == "card":
             continue
@@ -140,10 +151,14 @@ def _write_crops(args):
     return rows
 
 
-def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = ()) -> Path:
+def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
+                kinds: tuple = ()) -> Path:
+    """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
+    index and centre symbol, two background patches, and printed look-alikes, as "none"."""
+    kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(first_seed + i, out, size, favour) for i in range(count)]
+    jobs = [(first_seed + i, out, size, favour, kinds) for i in range(count)]
     rows = []
     for k, r in enumerate(_run(_write_crops, jobs, procs)):
         rows += r
@@ -166,15 +181,16 @@ def main(argv=None):
                     help="card height range, as a share of the frame's shorter side (detector)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
                     help="the camera leans up to DEG degrees from overhead (detector)")
-    ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(KINDS)),
-                    help="only scenes of these kinds, taken in turn (detector; default: any)")
+    ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(ALL_KINDS)),
+                    help="only scenes of these kinds, taken in turn (default: any but lookalike)")
     a = ap.parse_args(argv)
     if a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                    a.tilt, tuple(a.kinds)))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
-        print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else ()))
+        print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
+                          kinds=tuple(a.kinds)))
 
 
 if __name__ == "__main__":

@@ -323,3 +323,49 @@ def render_back(style: Style) -> Face:
     m = cv2.warpAffine(m, cv2.getRotationMatrix2D((m.shape[0] / 2, m.shape[0] / 2), 20, 1.0), m.shape[::-1])
     _stamp(img, m, int(w * 0.15), int(h / 2 - w * 0.35), style.inks["yellow"], shadow=True)
     return Face(None, np.clip(img, 0, 255).astype(np.uint8), _rounded(w, h, int(style.radius * w)))
+
+
+PLAYING_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def render_playing_card(rng: np.random.Generator) -> Face:
+    """A face of an ordinary deck of playing cards (not UNO): a white card, a red or black rank and
+    suit pip in two opposite corners, pips or a court frame in the middle. A look-alike the
+    recogniser must not call an UNO card; ``indices`` holds its corner ranks' boxes and
+    ``centre`` its middle's (for the classifier's "none" crops)."""
+    w, h = CARD_W, CARD_H
+    paper = float(rng.uniform(225, 252))
+    img = np.full((h, w, 3), paper, np.float32)
+    ink = (float(rng.uniform(20, 60)), float(rng.uniform(20, 50)), float(rng.uniform(170, 225))) \
+        if rng.random() < 0.5 else (float(rng.uniform(15, 40)),) * 3
+    rank = PLAYING_RANKS[int(rng.integers(len(PLAYING_RANKS)))]
+    style = Style(font=int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
+                                       cv2.FONT_HERSHEY_COMPLEX])),
+                  slant=0.0, weight=float(rng.uniform(0.8, 1.4)))
+    s = int(w * rng.uniform(0.2, 0.28))
+    x, y = int(w * 0.04), int(h * 0.03)
+    mask = _text_mask(rank, s, style)
+    pip = np.zeros_like(mask)
+    cv2.circle(pip, (s // 2, s // 2), s // 4, 255, -1, cv2.LINE_AA)
+    half = np.zeros((h, w), np.uint8)
+    half[y: y + s, x: x + s] = np.maximum(half[y: y + s, x: x + s], mask)
+    half[y + s: y + 2 * s, x: x + s] = np.maximum(half[y + s: y + 2 * s, x: x + s], pip)
+    both = np.maximum(half, cv2.rotate(half, cv2.ROTATE_180))      # the opposite corner, upside down
+    mid = np.zeros((h, w), np.uint8)
+    if rank in "JQK":
+        cv2.rectangle(mid, (int(w * 0.24), int(h * 0.2)), (int(w * 0.76), int(h * 0.8)), 255, max(2, w // 60))
+        big = _text_mask(rank, int(w * 0.4), style)
+        mid[int(h / 2 - w * 0.2): int(h / 2 + w * 0.2), int(w * 0.3): int(w * 0.7)] = big
+    else:
+        n = 1 if rank == "A" else int(rank)
+        rows = (n + 1) // 2
+        for k in range(n):
+            col = 0.5 if n == 1 else (0.35 if k % 2 == 0 else 0.65)
+            row = 0.5 if rows == 1 else 0.25 + 0.5 * (k // 2) / max(1, rows - 1)
+            r = int(w * (0.16 if n == 1 else 0.07))
+            cv2.circle(mid, (int(col * w), int(row * h)), r, 255, -1, cv2.LINE_AA)
+    a = np.maximum(both, mid).astype(np.float32)[..., None] / 255
+    img = img * (1 - a) + np.float32(ink) * a
+    indices = [(x, y, x + s, y + s), (w - x - s, h - y - s, w - x, h - y)]
+    centre = (int(w * 0.2), int(h * 0.2), int(w * 0.8), int(h * 0.8))
+    return Face(None, np.clip(img, 0, 255).astype(np.uint8), _rounded(w, h, int(0.06 * w)), indices, centre)

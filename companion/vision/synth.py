@@ -19,9 +19,12 @@ import cv2
 import numpy as np
 
 from ..cards import Card, deck
-from .render import CARD_H, CARD_W, Face, Style, render_back, render_card
+from .render import CARD_H, CARD_W, Face, Style, render_back, render_card, render_playing_card
 
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
+# kinds drawn only when asked for: "lookalike", a negative with printed look-alikes of UNO cards
+# (ordinary playing cards, a score sheet of numbers)
+ALL_KINDS = KINDS + ("lookalike",)
 SKIN = ((60, 95, 160), (90, 130, 200), (110, 160, 225), (45, 70, 120), (130, 175, 235), (70, 105, 175))
 
 
@@ -41,6 +44,7 @@ class Scene:
     cards: list = field(default_factory=list)   # every card with a visible corner index
     kind: str = "pile"
     deck: str = "classic"            # the deck profile the cards were drawn from
+    lookalikes: list = field(default_factory=list)   # boxes of printed ranks and digits that are no UNO card
 
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
@@ -251,6 +255,55 @@ def _add_clutter(canvas: Canvas, rng, style):
         canvas.occlude(m, col)
 
 
+def _add_lookalikes(canvas: Canvas, rng, cx: float, cy: float, height: float) -> list:
+    """Ordinary playing cards (a pile or a fan) and maybe a score sheet of numbers; returns the
+    image boxes of their printed ranks, middles and numbers that are in view."""
+    boxes = []
+    if rng.random() < 0.35:                    # a score sheet: rows of numbers on white paper
+        h, w = canvas.owner.shape
+        x0, y0 = rng.uniform(0, 0.6) * w, rng.uniform(0, 0.6) * h
+        sw, sh = rng.uniform(0.25, 0.5) * w, rng.uniform(0.25, 0.5) * h
+        paper = np.zeros((h, w), np.uint8)
+        cv2.rectangle(paper, (int(x0), int(y0)), (int(x0 + sw), int(y0 + sh)), 255, -1)
+        canvas.occlude(paper, np.full((h, w, 3), rng.uniform(215, 250), np.float32))
+        ink = np.float32([(25, 25, 25), (140, 60, 20), (30, 30, 170), (40, 120, 30)][rng.integers(4)])
+        text = np.zeros((h, w), np.uint8)
+        scale = rng.uniform(0.5, 1.4)
+        font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX]))
+        th = max(1, int(round(scale * 2)))
+        y = y0 + 30 * scale
+        while y < y0 + sh:
+            x = x0 + 6
+            for _ in range(int(rng.integers(2, 6))):
+                word = str(rng.integers(0, 10 ** int(rng.integers(1, 4))))
+                (tw, tht), base = cv2.getTextSize(word, font, scale, th)
+                if x + tw > x0 + sw:
+                    break
+                cv2.putText(text, word, (int(x), int(y)), font, scale, 255, th, cv2.LINE_AA)
+                boxes.append((x, y - tht, x + tw, y + base))
+                x += tw + rng.uniform(10, 40) * scale
+            y += (tht + base) * rng.uniform(1.4, 2.2)
+        a = text.astype(np.float32)[..., None] / 255
+        canvas.img = canvas.img * (1 - a) + ink * a
+    fan = rng.random() < 0.4
+    n = int(rng.integers(1, 6))
+    for k in range(n):
+        if fan:
+            r = np.deg2rad((k - (n - 1) / 2) * 15)
+            centre = (cx + np.sin(r) * height * 0.5, cy + height * 0.5 - np.cos(r) * height * 0.5)
+            quad = card_quad(centre[0], centre[1], height, np.rad2deg(r), rng, 0.02)
+        else:
+            off = rng.normal(0, 0.25 * height, 2) if k < n - 1 else (0.0, 0.0)
+            quad = card_quad(cx + off[0], cy + off[1], height, rng.uniform(0, 360), rng)
+        canvas.place(render_playing_card(rng), quad)
+    for p in canvas.placed[-n:]:
+        for box in p.face.indices + [p.face.centre]:
+            v, b = canvas.visible(p, box)
+            if v >= 0.6 and b is not None:
+                boxes.append(b)
+    return boxes
+
+
 # ------------------------------------------------------------------ camera and light
 def camera_effects(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Room light (warm, cool, dim), vignette, shadow, glare, blur, noise and JPEG."""
@@ -427,14 +480,19 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     else:  # negative: maybe card backs, hands, phones, paper
         for _ in range(rng.integers(0, 3)):
             layout.append((None, card_quad(rng.uniform(0, w), rng.uniform(0, h), height, rng.uniform(0, 360), rng)))
-    canvas = compose(layout, rng, size, style, backgrounds, clutter=bool(rng.random() < 0.3 or kind == "negative"))
+    canvas = compose(layout, rng, size, style, backgrounds,
+                     clutter=bool(rng.random() < 0.3 or kind in ("negative", "lookalike")))
+    lookalikes = _add_lookalikes(canvas, rng, cx, cy, height) if kind == "lookalike" else []
     n_hands = int(rng.integers(0, 3)) if rng.random() < (0.45 if kind != "fan" else 0.7) else 0
     for _ in range(n_hands):
         add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
     labels, cards = _collect(canvas)
     img = canvas.img
     if tilt:      # its own random stream: the same seed without tilt gives the same scene as before
-        img, labels = camera_tilt(img, labels, np.random.default_rng([seed, 7]), tilt)
+        img, moved = camera_tilt(img, labels + [Label("lookalike", b, None) for b in lookalikes],
+                                 np.random.default_rng([seed, 7]), tilt)
+        labels = [lab for lab in moved if lab.cls != "lookalike"]
+        lookalikes = [lab.box for lab in moved if lab.cls == "lookalike"]
         shown = {id(lab.card) for lab in labels if lab.cls == "index"}
         cards = [c for c in cards if id(c) in shown]
     top = None
@@ -448,4 +506,4 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     img = np.clip(img, 0, 255).astype(np.uint8)
     if effects:
         img = camera_effects(img, rng)
-    return Scene(img, labels, top, cards, kind, str(deck_name))
+    return Scene(img, labels, top, cards, kind, str(deck_name), lookalikes)
