@@ -9,7 +9,9 @@
 - with --small N, the same on N piles of small cards (7-18% of the frame's height: a camera far
   from the table, a wide photo) at 640x480 and at 1600x1200 (seeds 9,650,000..); with --tilted N,
   on N piles seen by a camera leaning up to 45 degrees from overhead (seeds 9,750,000..);
-- held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported;
+- held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
+  --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
+  sheets of numbers; seeds 9,560,000..);
 - latency per image, one thread, ONNX Runtime at the deployed size, median of N images;
   with --stock, the same for a stock YOLO11n built from its yaml at 640 (exported in this run).
 """
@@ -88,10 +90,10 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
             "worst_readable": [f"{t} -> {g}: {c}" for (t, g), c in conf.most_common(10)]}
 
 
-def negatives(rec: Recognizer, n: int) -> dict:
+def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000) -> dict:
     clean = 0
     for i in range(n):
-        sc = make_scene(SEEDS["bench"] + 500_000 + i, size=(640, 480), kind="negative")
+        sc = make_scene(first + i, size=(640, 480), kind=kind)
         r = rec.recognize(sc.image)
         clean += (not r.cards and r.top is None)
     return {"background_clean": round(clean / max(n, 1), 4), "n": n}
@@ -137,6 +139,8 @@ def main(argv=None) -> int:
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
     ap.add_argument("--tilted", type=int, default=0,
                     help="also N piles seen by a camera leaning up to 45 degrees from overhead (a phone at an angle)")
+    ap.add_argument("--lookalikes", type=int, default=0,
+                    help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--stock", action="store_true", help="also time a stock YOLO11n at 640 (needs ultralytics)")
@@ -158,6 +162,8 @@ def main(argv=None) -> int:
                                                         size=size, heights=(0.07, 0.18))
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives)
+    if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)
+        res["lookalikes"] = negatives(rec, a.lookalikes, "lookalike", SEEDS["bench"] + 560_000)
     if a.latency:
         imgs = [make_scene(SEEDS["bench"] + 800_000 + i, size=(640, 480)).image for i in range(a.latency)]
         small = [make_scene(SEEDS["bench"] + 850_000 + i, size=(1600, 1200), heights=(0.07, 0.18)).image

@@ -371,7 +371,9 @@ class Recognizer:
         index. An index the classifier is less sure of counts only beside a sure one: the
         corners of a fan, where the next card covers part of each index. At the frame's edge
         (`frame`: height, width), where its crop runs off the picture, an index alone must be
-        surer still (`EDGE_CONF`: a row of a patterned table's dots there is read as 6s and 8s)."""
+        surer still (`EDGE_CONF`: a row of a patterned table's dots there is read as 6s and 8s).
+        An index no face took starts a card of its own only with a detector score of `LONE_SCORE`
+        (an ordinary playing card's rank is found, faintly, as an index)."""
         used = {id(p) for _, members in groups for p in members}
         h, w = frame
         syms = [p for p in syms if id(p) in used or p.p >= EDGE_CONF or not _at_edge(p, w, h)]
@@ -384,7 +386,8 @@ class Recognizer:
                     g[1].append(p)
                     break
             else:
-                groups.append((None, [p]))
+                if p.score >= LONE_SCORE:
+                    groups.append((None, [p]))
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
         votes = _symbol_votes(members)
@@ -416,6 +419,9 @@ class Recognizer:
 MIDDLE_OF_BOX = (0.36, 0.46)
 # an index no face took, whose crop runs off the frame, is a card only when read this surely
 EDGE_CONF = 0.9
+# an index no face took starts a card of its own only when the detector is this sure of it (a
+# playing card's rank scores 0.26-0.45, a real UNO index in a fan 0.6-0.8)
+LONE_SCORE = 0.4
 # a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
 RELOOK_GAIN = 1.3
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
