@@ -368,3 +368,12 @@ def test_a_faces_middle_decides_between_its_corners_and_those_beneath(middle, wa
 def test_an_index_alone_at_the_frames_edge_must_be_read_surely(box, p, cards):
     rec = _Scripted([("index", box, 0.5, "6", p)], {box: "green"})
     assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
+
+
+@pytest.mark.parametrize("score,cards", [(0.3, 0), (0.6, 1)])
+def test_a_lone_index_the_detector_is_unsure_of_is_no_card(score, cards):
+    # an ordinary playing card's rank is found faintly as an index (score 0.26-0.45) and read as
+    # a digit: alone, outside any face, it needs LONE_SCORE to be a card
+    box = (300, 200, 330, 235)
+    rec = _Scripted([("index", box, score, "7", 0.95)], {box: "red"})
+    assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
