@@ -48,7 +48,7 @@ class Scene:
 
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
-                and self.labels == other.labels and self.top == other.top)
+                and self.labels == other.labels and self.top == other.top and self.lookalikes == other.lookalikes)
 
 
 # ------------------------------------------------------------------ table surfaces
