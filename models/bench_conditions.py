@@ -38,6 +38,12 @@ def _dim(img, rng):
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
+def _dark(img, rng):
+    """A nearly dark room: a fifth of the light, the sensor's noise on top (the card's white at 50-60)."""
+    f = img.astype(np.float32) * 0.2 + rng.normal(0, 3, img.shape)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
 def _far(img, rng):
     """The photo shrunk to 45% on a plain frame of the same size: a camera further away."""
     h, w = img.shape[:2]
@@ -107,10 +113,11 @@ CONDITIONS = {
     "overexposed (x1.6, clipped)": lambda img, rng: np.clip(img.astype(np.float32) * 1.6, 0, 255).astype(np.uint8),
     "low resolution (a third of the width)": _low_res,
     "heavy JPEG (quality 15)": _jpeg,
+    "nearly dark (x0.2, noise sigma 3)": _dark,
 }
 # where the colours read are compared with the untouched photo's
 COLOUR_CHECKED = ("warm bulb (B x0.56, G x0.76)", "cool daylight (G x0.8, R x0.6)", "dim and noisy (x0.4, noise sigma 8)",
-                  "glare (a lamp's reflection)", "overexposed (x1.6, clipped)")
+                  "glare (a lamp's reflection)", "overexposed (x1.6, clipped)", "nearly dark (x0.2, noise sigma 3)")
 
 
 def score(folder: Path, model_dir: str | None, scorer: Path) -> dict:

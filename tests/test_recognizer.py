@@ -377,3 +377,16 @@ def test_a_lone_index_the_detector_is_unsure_of_is_no_card(score, cards):
     box = (300, 200, 330, 235)
     rec = _Scripted([("index", box, score, "7", 0.95)], {box: "red"})
     assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
+
+
+@pytest.mark.parametrize("bgr,want", [((20, 45, 5), "green"), ((45, 8, 5), "blue"), ((5, 8, 48), "red")])
+def test_a_card_in_a_very_dim_room_keeps_its_colour(bgr, want):
+    # a nearly dark room: the card's white print is at 60 and its ink at 45-50, under the
+    # brightness an ink needs in ordinary light; the table around is darker still and grey
+    patch = np.full((40, 40, 3), 14, np.uint8)
+    patch[5:35, 5:35] = bgr
+    patch[15:25, 15:25] = 60            # the glyph's white print
+    assert read_colour(patch, CLASSIC)[0] == want
+    # a dark grey table alone has no colour
+    table = np.random.default_rng(0).normal(20, 3, (40, 40, 3)).clip(0, 255).astype(np.uint8)
+    assert read_colour(table, CLASSIC)[0] is None

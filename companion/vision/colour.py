@@ -31,6 +31,9 @@ YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellow
 # Roboflow photos exposed 1.6x). A bright pixel is yellow only up to this hue (yellows as taken:
 # 26-32 on those photos; some rendered yellows reach 34)
 YELLOW_TOP = 34
+# an ink pixel is at least this bright (OpenCV value), or in a dim room this share of the patch's
+# white print: a very dim photo's white is at 60 and its green ink at 35-50
+MIN_INK_V, DIM_INK, MIN_CHROMA = 50, 0.45, 16
 # skin (hands over a card), as OpenCV hue and saturation: printed inks are far more saturated
 SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
 
@@ -95,7 +98,12 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
         return None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0].ravel().astype(np.float32), hsv[..., 1].ravel(), hsv[..., 2].ravel()
-    keep = (s > 90) & (v > 50)
+    # an ink is saturated and not black; in a dim room the whole card is dark, so "not black" is
+    # judged against the patch's brightest pixels (its white print), and a dark pixel's saturation
+    # must stand above the sensor's noise (its channels' spread, `MIN_CHROMA`)
+    dim = v <= MIN_INK_V
+    keep = (s > 90) & (v > min(MIN_INK_V, DIM_INK * float(np.percentile(v, 95))))
+    keep &= ~dim | (s.astype(np.float32) * v >= MIN_CHROMA * 255)
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
         keep &= ~((h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < SKIN_MAX_SAT))
     if keep.sum() < min_pixels:
