@@ -390,3 +390,35 @@ def test_a_card_in_a_very_dim_room_keeps_its_colour(bgr, want):
     # a dark grey table alone has no colour
     table = np.random.default_rng(0).normal(20, 3, (40, 40, 3)).clip(0, 255).astype(np.uint8)
     assert read_colour(table, CLASSIC)[0] is None
+
+
+@pytest.mark.parametrize("centre_colour,want", [("yellow", "yellow 7"), (None, "red 7")])
+def test_a_face_and_its_centre_of_one_colour_outvote_twins_beneath(centre_colour, want):
+    # a yellow 7 dropped on two red 7s: the detector missed the yellow card's small corners and
+    # found the red ones inside its upright box. Its middle and its centre 7 are yellow: the
+    # card is yellow. Without the centre's colour to confirm the face's, the corners decide
+    face = (438, 206, 537, 326)
+    centre = (463, 243, 511, 292)
+    reds = [(444, 210, 460, 226), (515, 300, 533, 318)]
+    rec = _Scripted([("card", face, 0.65, "none", 0.0), ("centre", centre, 0.47, "7", 0.9)]
+                    + [("index", b, 0.7, "7", 0.99) for b in reds],
+                    {face: "yellow", **({centre: centre_colour} if centre_colour else {}), **{b: "red" for b in reds}})
+    assert str(rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card) == want
+
+
+def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "models" / "bench_conditions.py"
+    spec = importlib.util.spec_from_file_location("bench_conditions", path)
+    bc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bc)
+    img = np.random.default_rng(1).integers(0, 256, (90, 120, 3)).astype(np.uint8)
+    img[30:60, 40:80] = 250
+    for name, fn in bc.CONDITIONS.items():
+        out = fn(img, np.random.default_rng(0))
+        turned = name.startswith("turned")
+        assert out.shape == ((120, 90, 3) if turned else img.shape) and out.dtype == np.uint8, name
+    dark = bc.CONDITIONS["nearly dark (x0.2, noise sigma 3)"](img, np.random.default_rng(0))
+    assert 40 <= np.median(dark[30:60, 40:80]) <= 60          # the white at about a fifth
+    assert bc.PLAIN in bc.CONDITIONS

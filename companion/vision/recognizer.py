@@ -287,6 +287,7 @@ class Recognizer:
         self._group_rest(syms, groups, image.shape[:2])
         cards = []
         top = None
+        read_faces = {id(face) for face, _ in groups}
         for face, members in groups:
             det = self._decide(image, face, members, colors)
             if det is None:
@@ -296,7 +297,10 @@ class Recognizer:
             cards.append(det)
             if face is not None and (top is None or face.score > top[0]):
                 top = (face.score, det)
-        if top is None and cards:   # no uncovered face found: the surest card
+        # no uncovered face read: the surest card, unless an uncovered face was found that could
+        # not be read (a hand over its symbols): the cards seen are then beneath it
+        blind = any(f.score >= UNREAD_FACE and id(f) not in read_faces for f in faces)
+        if top is None and cards and not blind:
             best = max(cards, key=lambda c: c.confidence)
             top = (best.confidence, best)
         return Recognition(cards, top[1] if top else None, parts)
@@ -409,6 +413,11 @@ class Recognizer:
             if not cvotes:
                 return None
             colour = max(cvotes, key=cvotes.get)
+            if face is not None and face.color in cvotes and any(
+                    p.cls == "centre" and p.color == face.color for p in agree):
+                # the face's middle and its centre symbol agree: corners of another colour inside
+                # its upright box are twins beneath (a yellow 7 dropped on red 7s)
+                colour = face.color
             conf *= cvotes[colour] / sum(cvotes.values())
         box = face.box if face is not None else _union([p.box for p in members])
         return Detection(colour, symbol, float(conf), box)
@@ -424,6 +433,8 @@ EDGE_CONF = 0.9
 LONE_SCORE = 0.4
 # a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
 RELOOK_GAIN = 1.3
+# an uncovered face found this surely and not read hides the top card: no card beneath stands in
+UNREAD_FACE = 1.01
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
 # through a close-up, unless the close-up would be over ZOOM_MAX of the frame; at most MAX_ZOOMS.
 ZOOM_CARD, ZOOM_MAX, MAX_ZOOMS = 0.45, 0.6, 3
