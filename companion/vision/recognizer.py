@@ -287,7 +287,6 @@ class Recognizer:
         self._group_rest(syms, groups, image.shape[:2])
         cards = []
         top = None
-        read_faces = {id(face) for face, _ in groups}
         for face, members in groups:
             det = self._decide(image, face, members, colors)
             if det is None:
@@ -297,10 +296,7 @@ class Recognizer:
             cards.append(det)
             if face is not None and (top is None or face.score > top[0]):
                 top = (face.score, det)
-        # no uncovered face read: the surest card, unless an uncovered face was found that could
-        # not be read (a hand over its symbols): the cards seen are then beneath it
-        blind = any(f.score >= UNREAD_FACE and id(f) not in read_faces for f in faces)
-        if top is None and cards and not blind:
+        if top is None and cards:   # no uncovered face found: the surest card
             best = max(cards, key=lambda c: c.confidence)
             top = (best.confidence, best)
         return Recognition(cards, top[1] if top else None, parts)
@@ -433,8 +429,6 @@ EDGE_CONF = 0.9
 LONE_SCORE = 0.4
 # a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
 RELOOK_GAIN = 1.3
-# an uncovered face found this surely and not read hides the top card: no card beneath stands in
-UNREAD_FACE = 1.01
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
 # through a close-up, unless the close-up would be over ZOOM_MAX of the frame; at most MAX_ZOOMS.
 ZOOM_CARD, ZOOM_MAX, MAX_ZOOMS = 0.45, 0.6, 3
