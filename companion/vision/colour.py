@@ -101,9 +101,9 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     # an ink is saturated and not black; in a dim room the whole card is dark, so "not black" is
     # judged against the patch's brightest pixels (its white print), and a dark pixel's saturation
     # must stand above the sensor's noise (its channels' spread, `MIN_CHROMA`)
-    dim = v <= MIN_INK_V
-    keep = (s > 90) & (v > min(MIN_INK_V, DIM_INK * float(np.percentile(v, 95))))
-    keep &= ~dim | (s.astype(np.float32) * v >= MIN_CHROMA * 255)
+    lit = v > MIN_INK_V
+    dim = (v > DIM_INK * float(np.percentile(v, 95))) & (s.astype(np.float32) * v >= MIN_CHROMA * 255)
+    keep = (s > 90) & (lit | dim)
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
         keep &= ~((h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < SKIN_MAX_SAT))
     if keep.sum() < min_pixels:
