@@ -379,6 +379,18 @@ def test_a_lone_index_the_detector_is_unsure_of_is_no_card(score, cards):
     assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
 
 
+@pytest.mark.parametrize("paper,ink,cards", [((235, 235, 235), (40, 30, 210), 0), ((40, 30, 210), (235, 235, 235), 1)])
+def test_a_lone_coloured_symbol_on_white_paper_is_no_card(paper, ink, cards):
+    # a playing card's red 7 is printed on white paper, a UNO card's white 7 on the card's red:
+    # alone, outside any face, only the one printed on ink is a card
+    img = np.full((480, 640, 3), (60, 90, 60), np.uint8)
+    img[150:300, 250:380] = paper
+    cv2.putText(img, "7", (300, 236), cv2.FONT_HERSHEY_SIMPLEX, 1.3, ink, 4)
+    box = (296, 200, 330, 240)
+    rec = _Scripted([("index", box, 0.7, "7", 0.95)], {box: "red"})
+    assert len(rec.recognize(img).cards) == cards
+
+
 @pytest.mark.parametrize("bgr,want", [((20, 45, 5), "green"), ((45, 8, 5), "blue"), ((5, 8, 48), "red")])
 def test_a_card_in_a_very_dim_room_keeps_its_colour(bgr, want):
     # a nearly dark room: the card's white print is at 60 and its ink at 45-50, under the
