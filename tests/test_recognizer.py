@@ -332,6 +332,18 @@ def test_overexposed_olive_stays_green_and_yellow_yellow(bgr, want):
     assert read_colour(over, CLASSIC)[0] == want
 
 
+@pytest.mark.parametrize("bgr,want", [((40, 160, 150), "green"), ((30, 215, 235), "yellow"), ((45, 190, 200), "yellow")])
+def test_a_clipped_pixels_brightness_does_not_make_an_olive_yellow(bgr, want):
+    # exposed 1.6 times too long under a white print at 235: an olive's green clips, its red not
+    # quite (hue 32, as bright as the clipped white); a yellow's red and green both clip (hue 30)
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = bgr
+    patch[:6] = 235
+    over = np.clip(patch * np.float32(1.6), 0, 255).astype(np.uint8)
+    assert read_colour(patch, CLASSIC)[0] == want
+    assert read_colour(over, CLASSIC)[0] == want
+
+
 def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():
     # no white print in the patch to compare with: the hue alone decides (an olive at hue 31 is
     # green), the patch's own brightness is not taken for a yellow's

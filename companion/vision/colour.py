@@ -31,6 +31,11 @@ YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellow
 # Roboflow photos exposed 1.6x). A bright pixel is yellow only up to this hue (yellows as taken:
 # 26-32 on those photos; some rendered yellows reach 34)
 YELLOW_TOP = 34
+# ... and where a pixel is clipped (its brightest channel at CLIP_V or more), its brightness says
+# nothing: an olive exposed 1.6x is as bright as the clipped white. There a yellow's red and green
+# clip together (hue 30, or under it where only the red clips) and an olive's green alone (over
+# 30): a clipped pixel is yellow only up to CLIP_HUE
+CLIP_V, CLIP_HUE = 250, 30
 # an ink pixel is at least this bright (OpenCV value), or in a dim room this share of the patch's
 # white print: a very dim photo's white is at 60 and its green ink at 35-50
 MIN_INK_V, DIM_INK, MIN_CHROMA = 50, 0.45, 16
@@ -113,6 +118,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
     if band.any() and len(greys) >= min_pixels:
         bright = (v >= YELLOW_BRIGHT * float(np.percentile(greys, 90))) & (h <= YELLOW_TOP)
+        bright &= (v < CLIP_V) | (h <= CLIP_HUE)
         h[band & bright] = HUES["yellow"][0]
         h[band & ~bright] = np.maximum(h[band & ~bright], YG_BAND[1] - 2)
     return h
