@@ -33,9 +33,11 @@ YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellow
 YELLOW_TOP = 34
 # ... and where a pixel is clipped (its brightest channel at CLIP_V or more), its brightness says
 # nothing: an olive exposed 1.6x is as bright as the clipped white. There a yellow's red and green
-# clip together (hue 30, or under it where only the red clips) and an olive's green alone (over
-# 30): a clipped pixel is yellow only up to CLIP_HUE
-CLIP_V, CLIP_HUE = 250, 30
+# clip together (hue 30, or under it where only the red clips) and an olive's green alone (30-36,
+# median 35): a clipped pixel is yellow only up to CLIP_HUE (31: a lemon yellow whose green
+# leads its red by a hair stays yellow; 30 would turn 2 more real olives green, and one rendered
+# lemon yellow too)
+CLIP_V, CLIP_HUE = 250, 31
 # an ink pixel is at least this bright (OpenCV value), or in a dim room this share of the patch's
 # white print: a very dim photo's white is at 60 and its green ink at 35-50
 MIN_INK_V, DIM_INK, MIN_CHROMA = 50, 0.45, 16
