@@ -9,6 +9,9 @@
 - with --small N, the same on N piles of small cards (7-18% of the frame's height: a camera far
   from the table, a wide photo) at 640x480 and at 1600x1200 (seeds 9,650,000..); with --tilted N,
   on N piles seen by a camera leaning up to 45 degrees from overhead (seeds 9,750,000..);
+- with --singles N, N photos of one card each, as the shared scorer judges the top card (seeds
+  9,870,000..: overhead at 640x480; 9,880,000..: a phone at 1280x960 leaning up to 30 degrees):
+  the card read right, by how much of it is in view (whole, three quarters or more, less);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
@@ -90,6 +93,33 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
             "worst_readable": [f"{t} -> {g}: {c}" for (t, g), c in conf.most_common(10)]}
 
 
+def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), tilt: float = 0.0) -> dict:
+    """Photos of one card (`rec(deck)` gives the recogniser for a scene's deck): the card read
+    right (colour and symbol), split by how much of it the frame shows: whole (95% or more),
+    most (75% or more: a finger over it, a corner off the frame) and cut (less, but a symbol
+    shows); cards that show no symbol are left out."""
+    seen, right = collections.Counter(), collections.Counter()
+    wrong = collections.Counter()
+    for i in range(n):
+        sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt)
+        if sc.top is None:
+            continue
+        mine = [lab for lab in sc.labels if lab.card is sc.top]
+        if not any(lab.cls in ("index", "centre") for lab in mine):
+            continue
+        vis = max(lab.visible for lab in mine if lab.cls == "card")
+        view = "whole" if vis >= 0.95 else "most" if vis >= 0.75 else "cut"
+        got = det_key(rec(sc.deck).recognize(sc.image).top)
+        seen[view] += 1
+        right[view] += got == key(sc.top)
+        if got != key(sc.top) and view != "cut":
+            wrong[(str(sc.top), str(got))] += 1
+    res = {f"accuracy_{v}": round(right[v] / max(seen[v], 1), 4) for v in ("whole", "most", "cut")}
+    res.update({v: seen[v] for v in ("whole", "most", "cut")})
+    res["wrong_in_view"] = [f"{t} -> {g}: {c}" for (t, g), c in wrong.most_common(10)]
+    return res
+
+
 def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000) -> dict:
     clean = 0
     for i in range(n):
@@ -139,6 +169,8 @@ def main(argv=None) -> int:
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
     ap.add_argument("--tilted", type=int, default=0,
                     help="also N piles seen by a camera leaning up to 45 degrees from overhead (a phone at an angle)")
+    ap.add_argument("--singles", type=int, default=0,
+                    help="also N photos of one card, overhead at 640x480 and by a leaning phone at 1280x960")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
@@ -160,6 +192,10 @@ def main(argv=None) -> int:
         # small cards: a camera far from the table, a wide photo (seeds 9,650,000..)
         res[f"small_cards_{size[0]}x{size[1]}"] = piles(which, a.small, deck_name, first=SEEDS["bench"] + 650_000,
                                                         size=size, heights=(0.07, 0.18))
+    if a.singles:      # seeds 9,870,000.. and 9,880,000..
+        res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000)
+        res["singles_phone_1280x960"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 880_000,
+                                                size=(1280, 960), tilt=30.0)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)

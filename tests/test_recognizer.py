@@ -446,3 +446,20 @@ def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark():
     dark = bc.CONDITIONS["nearly dark (x0.2, noise sigma 3)"](img, np.random.default_rng(0))
     assert 40 <= np.median(dark[30:60, 40:80]) <= 60          # the white at about a fifth
     assert bc.PLAIN in bc.CONDITIONS
+
+
+def test_the_single_card_benchmark_counts_each_view_and_names_the_misses():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "models" / "bench_recognizer.py"
+    spec = importlib.util.spec_from_file_location("bench_recognizer", path)
+    br = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(br)
+
+    class Blind:        # sees no card
+        def recognize(self, image):
+            return type("R", (), {"top": None})()
+    res = br.singles(lambda deck: Blind(), 8, None, first=9_870_000, size=(320, 240))
+    assert 0 < res["whole"] + res["most"] + res["cut"] <= 8
+    assert res["accuracy_whole"] == res["accuracy_most"] == res["accuracy_cut"] == 0
+    assert all(m.split(" -> ")[1].startswith("None") for m in res["wrong_in_view"])
