@@ -370,7 +370,7 @@ class Recognizer:
         face is too easily a pattern on the table), or the far corner of a face or of another
         index. An index the classifier is less sure of counts only beside a sure one: the
         corners of a fan, where the next card covers part of each index. At the frame's edge
-        (`frame`: height, width), where its crop runs off the picture, an index alone must be
+        (of `image`), where its crop runs off the picture, an index alone must be
         surer still (`EDGE_CONF`: a row of a patterned table's dots there is read as 6s and 8s).
         An index no face took starts a card of its own only with a detector score of `LONE_SCORE`
         (an ordinary playing card's rank is found, faintly, as an index), and a coloured one only
