@@ -50,6 +50,15 @@ def det_key(det):
     return key(c) if c else (det.color, det.symbol)
 
 
+def _top_in_view(sc) -> float | None:
+    """How much of the scene's top card is in view (0..1), or None when it shows no symbol (a
+    corner index or the centre: a hand or the frame's edge hides them all)."""
+    mine = [lab for lab in sc.labels if lab.card is sc.top]
+    if not any(lab.cls in ("index", "centre") for lab in mine):
+        return None
+    return max(lab.visible for lab in mine if lab.cls == "card")
+
+
 def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], size=(640, 480),
           heights=(0.18, 0.75), tilt: float = 0.0) -> dict:
     """Top card right (`rec(deck)` gives the recogniser for a scene's deck), over every scene
@@ -69,15 +78,14 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
                         heights=heights, tilt=tilt)
         if sc.top is None:
             continue
-        mine = [lab for lab in sc.labels if lab.card is sc.top]
-        shows = any(lab.cls in ("index", "centre") for lab in mine)
+        seen_of_top = _top_in_view(sc)
         got = det_key(rec(sc.deck).recognize(sc.image).top)
         right = got == key(sc.top)
         ok += right
-        if not shows:
+        if seen_of_top is None:
             unreadable["right" if right else "none" if got is None else "wrong"] += 1
             continue
-        view = "clear" if max(lab.visible for lab in mine if lab.cls == "card") >= 0.75 else "covered"
+        view = "clear" if seen_of_top >= 0.75 else "covered"
         seen[view] += 1
         right_of[view] += right
         if not right:
@@ -104,10 +112,9 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
         sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt)
         if sc.top is None:
             continue
-        mine = [lab for lab in sc.labels if lab.card is sc.top]
-        if not any(lab.cls in ("index", "centre") for lab in mine):
+        vis = _top_in_view(sc)
+        if vis is None:
             continue
-        vis = max(lab.visible for lab in mine if lab.cls == "card")
         view = "whole" if vis >= 0.95 else "most" if vis >= 0.75 else "cut"
         got = det_key(rec(sc.deck).recognize(sc.image).top)
         seen[view] += 1
