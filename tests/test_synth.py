@@ -135,6 +135,38 @@ def test_tilt_is_its_own_random_stream():
     assert not np.array_equal(tilted.image, make_scene(21, size=(320, 240)).image)
 
 
+def _fonts():
+    from companion.vision.dataset import pick_fonts
+    fonts = pick_fonts(["DejaVuSans-Bold", "STIXGeneralBol"])
+    if not fonts:
+        pytest.skip("no TrueType fonts on this machine (Debian's fonts-dejavu, or matplotlib's)")
+    return fonts
+
+
+def test_truetype_fonts_print_the_numbers_and_the_labels_still_box_them():
+    font = _fonts()[0]
+    hershey = Style.random(np.random.default_rng(5), "modern")
+    truetype = Style.random(np.random.default_rng(5), "modern")
+    truetype.font = font
+    a, b = render_card(Card.parse("green 4"), hershey), render_card(Card.parse("green 4"), truetype)
+    assert not np.array_equal(a.image, b.image)        # another shape of 4
+    x1, y1, x2, y2 = (int(v) for v in b.indices[0])
+    patch = b.image[y1:y2, x1:x2].astype(int)
+    assert (np.abs(patch - np.array(truetype.inks["green"])).sum(-1) > 150).mean() > 0.1
+    for text in ("red 6", "blue draw two", "wild draw four", "wild seinfeld"):     # 6 underlined, +2, +4, S
+        face = render_card(Card.parse(text), truetype)
+        assert len(face.indices) == 2 and face.centre is not None
+
+
+def test_fonts_change_a_scene_only_when_given():
+    fonts = _fonts()
+    plain = make_scene(33, size=(320, 240))
+    assert make_scene(33, size=(320, 240), fonts=()) == plain
+    printed = make_scene(33, size=(320, 240), fonts=fonts, font_share=1.0)
+    assert printed == make_scene(33, size=(320, 240), fonts=fonts, font_share=1.0)
+    assert not np.array_equal(printed.image, plain.image)
+
+
 def test_a_big_print_is_shrunk_by_averaging_not_sampled():
     # a fine checkerboard (paper grain, JPEG noise on a close photo) shrunk to a 48 px crop is an
     # even grey, not an aliased pattern
@@ -163,3 +195,11 @@ def test_detector_dataset_can_hold_only_chosen_kinds(tmp_path):
     assert all("2 " in f.read_text() for f in (tmp_path / "pile" / "labels" / "train").glob("*.txt"))
     with pytest.raises(ValueError, match="unknown scene kinds"):
         write_detector_dataset(tmp_path / "bad", count=1, val=0, procs=1, first_seed=600, kinds=("piles",))
+
+
+def test_crops_with_a_font_that_is_not_there_is_a_clear_error(tmp_path, capsys):
+    from companion.vision.dataset import main
+    with pytest.raises(SystemExit):
+        main(["crops", str(tmp_path / "c"), "--count", "1", "--fonts", "NoSuchFontAnywhere"])
+    assert "no TrueType font named NoSuchFontAnywhere" in capsys.readouterr().err
+    assert not (tmp_path / "c").exists()

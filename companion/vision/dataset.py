@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES
+from .render import FONT_FOLDERS, truetype_fonts
 from .synth import ALL_KINDS, make_scene
 
 # disjoint seed ranges
@@ -110,6 +111,16 @@ RARE = ("wild", "wild_draw_four", "wild_swap_hands", "wild_shuffle_hands", "wild
         "6", "9", "skip", "reverse", "draw_two")
 
 
+def pick_fonts(names) -> tuple:
+    """The TrueType fonts whose file names start with one of `names`, each file name once."""
+    chosen = {}
+    for path in truetype_fonts():
+        name = Path(path).name
+        if name.startswith(tuple(names)) and "ExtraLight" not in name:
+            chosen.setdefault(name, path)
+    return tuple(chosen[k] for k in sorted(chosen))
+
+
 def _check_kinds(kinds) -> tuple:
     bad = set(kinds) - set(ALL_KINDS)
     if bad:
@@ -118,9 +129,9 @@ def _check_kinds(kinds) -> tuple:
 
 
 def _write_crops(args):
-    seed, out, size, favour, kinds = args
+    seed, out, size, favour, kinds, fonts = args
     kind = kinds[seed % len(kinds)] if kinds else None
-    sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind)
+    sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts)
     rng = np.random.default_rng(seed + 17)
     rows = []
     # printed ranks and numbers that are no UNO card (playing cards, a score sheet): "none"
@@ -152,13 +163,14 @@ def _write_crops(args):
 
 
 def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
-                kinds: tuple = ()) -> Path:
+                kinds: tuple = (), fonts: tuple = ()) -> Path:
     """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
-    index and centre symbol, two background patches, and printed look-alikes, as "none"."""
+    index and centre symbol, two background patches, and printed look-alikes, as "none".
+    ``fonts``: TrueType font files half the decks print their numbers with."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(first_seed + i, out, size, favour, kinds) for i in range(count)]
+    jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts)) for i in range(count)]
     rows = []
     for k, r in enumerate(_run(_write_crops, jobs, procs)):
         rows += r
@@ -183,14 +195,20 @@ def main(argv=None):
                     help="the camera leans up to DEG degrees from overhead (detector)")
     ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(ALL_KINDS)),
                     help="only scenes of these kinds, taken in turn (default: any but lookalike)")
+    ap.add_argument("--fonts", nargs="+", default=(), metavar="NAME",
+                    help="half the decks print their numbers in a TrueType font whose file name starts "
+                         "with one of these (crops; e.g. DejaVu STIX cm: the fonts matplotlib ships)")
     a = ap.parse_args(argv)
+    fonts = pick_fonts(a.fonts)
+    if a.fonts and not fonts:
+        ap.error(f"no TrueType font named {' or '.join(a.fonts)}* in {', '.join(map(str, FONT_FOLDERS))}")
     if a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                    a.tilt, tuple(a.kinds)))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
-                          kinds=tuple(a.kinds)))
+                          kinds=tuple(a.kinds), fonts=fonts))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ which become the labels when the face is placed in a scene.
 """
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -34,6 +36,13 @@ INKS = {
 }
 OLIVE = (45, 150, 115)
 WILD_QUARTERS = ("red", "blue", "yellow", "green")
+# TrueType fonts for training data: Debian's font packages and those matplotlib ships (a training
+# dependency); symbol and maths fonts have no Latin digits
+FONT_FOLDERS = (Path("/usr/share/fonts/truetype"),) + tuple(
+    Path(p) / "mpl-data" / "fonts" / "ttf"
+    for p in (getattr(importlib.util.find_spec("matplotlib"), "submodule_search_locations", None) or ()))
+_NOT_DIGITS = ("cmex", "cmsy", "cmmi", "STIXSiz", "STIXNonUni", "LastResort", "DejaVuMathTeX", "DejaVuSansDisplay",
+               "DejaVuSerifDisplay")
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX)
 
@@ -47,7 +56,7 @@ class Style:
     white: tuple = (245, 245, 245)
     border: float = 0.07          # white border, fraction of the card width
     radius: float = 0.08          # corner radius, fraction of the card width
-    font: int = cv2.FONT_HERSHEY_DUPLEX
+    font: int | str = cv2.FONT_HERSHEY_DUPLEX     # a Hershey font, or the path of a TrueType font
     slant: float = 0.18           # italic shear of numbers
     weight: float = 1.0           # stroke thickness factor
     shadow: bool = True           # black outline/offset shadow behind symbols
@@ -55,7 +64,11 @@ class Style:
     underline_69: bool = True
 
     @classmethod
-    def random(cls, rng: np.random.Generator, design: str | None = None) -> "Style":
+    def random(cls, rng: np.random.Generator, design: str | None = None, fonts: tuple = (),
+               font_share: float = 0.5) -> "Style":
+        """A random deck's print. `fonts`: TrueType font files (`truetype_fonts`), drawn for
+        `font_share` of the decks instead of a Hershey font; without them the draws are the same
+        as ever."""
         design = design or DESIGNS[rng.integers(len(DESIGNS))]
         inks = {}
         for name, bgr in INKS.items():
@@ -65,11 +78,14 @@ class Style:
             inks[name] = tuple(int(np.clip(v + j, 0, 255)) for v, j in zip(bgr, jitter))
         w = int(rng.integers(228, 256))
         white = (w, int(np.clip(w + rng.integers(-6, 4), 0, 255)), int(np.clip(w + rng.integers(-12, 4), 0, 255)))
-        return cls(design=design, inks=inks, white=white, border=float(rng.uniform(0.045, 0.09)),
+        style = cls(design=design, inks=inks, white=white, border=float(rng.uniform(0.045, 0.09)),
                    radius=float(rng.uniform(0.05, 0.11)), font=int(FONTS[rng.integers(len(FONTS))]),
                    slant=float(rng.uniform(0.0, 0.3)) if design != "modern" else float(rng.uniform(0, 0.12)),
                    weight=float(rng.uniform(0.8, 1.4)), shadow=bool(design == "classic" or rng.random() < 0.5),
                    index_scale=float(rng.uniform(0.85, 1.15)), underline_69=True)
+        if fonts and rng.random() < font_share:
+            style.font = str(fonts[rng.integers(len(fonts))])
+        return style
 
 
 @dataclass
@@ -84,9 +100,37 @@ class Face:
 
 
 # ---------------------------------------------------------------- glyph masks
+def truetype_fonts(folders=FONT_FOLDERS) -> list[str]:
+    """The TrueType fonts (of Latin digits) in `folders`, sorted: more number shapes for training
+    data than the Hershey fonts have. Nothing is fetched; a folder that is missing gives none."""
+    found = []
+    for folder in folders:
+        if folder.is_dir():
+            found += [str(f) for f in folder.rglob("*.ttf") if not f.name.startswith(_NOT_DIGITS)]
+    return sorted(found)
+
+
+def _truetype_canvas(text: str, size: int, path: str, th: int) -> np.ndarray:
+    """`text` drawn with a TrueType font, its strokes thickened to weigh like `th`."""
+    from PIL import Image, ImageDraw, ImageFont      # training data only: not needed at run time
+
+    font = ImageFont.truetype(path, size)
+    img = Image.new("L", (size * 2, size * 2), 0)
+    draw = ImageDraw.Draw(img)
+    x1, y1, x2, y2 = draw.textbbox((0, 0), text, font=font)
+    draw.text((size - (x1 + x2) // 2, size - (y1 + y2) // 2), text, fill=255, font=font)
+    canvas = np.asarray(img).copy()
+    extra = th - max(2, size // 9)       # a heavier style thickens the font's own strokes
+    if extra > 0:
+        canvas = cv2.dilate(canvas, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (extra + 1, extra + 1)))
+    return canvas
+
+
 def _text_mask(text: str, size: int, style: Style, bold: float = 1.0) -> np.ndarray:
     """White-on-black mask of `text` filling a size x size canvas, slanted as the style says."""
     th = max(2, int(round(size / 9 * style.weight * bold)))
+    if isinstance(style.font, str):
+        return _fit_slanted(_truetype_canvas(text, size, style.font, th), size, style)
     (tw, tht), base = cv2.getTextSize(text, style.font, 1.0, th)
     scale = 0.78 * size / max(tht + base * 0.3, tw * 0.85, 1)
     th = max(2, int(round(size / 9 * style.weight * bold)))
@@ -94,6 +138,11 @@ def _text_mask(text: str, size: int, style: Style, bold: float = 1.0) -> np.ndar
     canvas = np.zeros((size * 2, size * 2), np.uint8)
     org = (size - tw // 2, size + tht // 2)
     cv2.putText(canvas, text, org, style.font, scale, 255, th, cv2.LINE_AA)
+    return _fit_slanted(canvas, size, style)
+
+
+def _fit_slanted(canvas: np.ndarray, size: int, style: Style) -> np.ndarray:
+    """A glyph canvas (size*2 square) slanted as the style says and fitted to size x size."""
     if style.slant:
         m = np.float32([[1, -style.slant, style.slant * size], [0, 1, 0]])
         canvas = cv2.warpAffine(canvas, m, canvas.shape[::-1])
