@@ -383,16 +383,31 @@ def test_a_lone_index_the_detector_is_unsure_of_is_no_card(score, cards):
     assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
 
 
+@pytest.mark.parametrize("face", [False, True])
 @pytest.mark.parametrize("paper,ink,cards", [((235, 235, 235), (40, 30, 210), 0), ((40, 30, 210), (235, 235, 235), 1)])
-def test_a_lone_coloured_symbol_on_white_paper_is_no_card(paper, ink, cards):
+def test_a_coloured_symbol_on_white_paper_is_no_card(paper, ink, cards, face):
     # a playing card's red 7 is printed on white paper, a UNO card's white 7 on the card's red:
-    # alone, outside any face, only the one printed on ink is a card
+    # alone, or as the only symbol the detector found in a face, only the one printed on ink is
+    # a card
     img = np.full((480, 640, 3), (60, 90, 60), np.uint8)
     img[150:300, 250:380] = paper
     cv2.putText(img, "7", (300, 236), cv2.FONT_HERSHEY_SIMPLEX, 1.3, ink, 4)
-    box = (296, 200, 330, 240)
-    rec = _Scripted([("index", box, 0.7, "7", 0.95)], {box: "red"})
+    box, card = (296, 200, 330, 240), (250, 150, 380, 300)
+    rec = _Scripted([("index", box, 0.7, "7", 0.95)] + [("card", card, 0.6, "none", 0.0)] * face,
+                    {box: "red", card: "red"})
     assert len(rec.recognize(img).cards) == cards
+
+
+@pytest.mark.parametrize("symbol,score,cards", [
+    ("wild_seinfeld", 0.5, 0),          # a black playing-card rank read as a special wild's corner
+    ("wild_seinfeld", 0.6, 1),
+    ("wild_customizable", 0.5, 0),
+    ("wild_draw_four", 0.5, 1),         # the plain wilds' corners are not so easily imitated
+])
+def test_a_lone_special_wild_index_must_be_found_surely(symbol, score, cards):
+    box = (300, 200, 330, 235)
+    rec = _Scripted([("index", box, score, symbol, 0.95)], {})
+    assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
 
 
 @pytest.mark.parametrize("bgr,want", [((20, 45, 5), "green"), ((45, 8, 5), "blue"), ((5, 8, 48), "red")])

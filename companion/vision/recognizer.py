@@ -324,7 +324,9 @@ class Recognizer:
         return colors
 
     def _group_faces(self, image, faces: list[Part], syms: list[Part], colors) -> list:
-        """(face, its parts) for each uncovered face that shows a readable symbol."""
+        """(face, its parts) for each uncovered face that shows a readable symbol; a face whose
+        symbol shows only in coloured corners none of which is printed on ink (`_on_ink`) is a
+        playing card's."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
         for f in faces:
@@ -361,6 +363,8 @@ class Recognizer:
             agree = [p for p in members if p.symbol == symbol]
             if max(p.p for p in agree) < self.sym_conf and len(agree) < 2:
                 continue        # one weak reading alone is no card
+            if not any(p.cls == "centre" or kinds()[p.symbol].wild or _on_ink(image, p.box) for p in agree):
+                continue        # only ranks printed on white paper: a playing card's face
             used.update(id(p) for p in members)
             groups.append((f, members))
         return groups
@@ -375,7 +379,8 @@ class Recognizer:
         An index no face took starts a card of its own only with a detector score of `LONE_SCORE`
         (an ordinary playing card's rank is found, faintly, as an index), and a coloured one only
         when it is printed on ink (`_on_ink`: a playing card's red rank is printed on white paper;
-        a wild's index is on black, whose saturation says nothing)."""
+        a wild's index is on black, whose saturation says nothing). A special wild's index alone
+        needs `SPECIAL_LONE_SCORE`."""
         used = {id(p) for _, members in groups for p in members}
         h, w = image.shape[:2]
         syms = [p for p in syms if id(p) in used or p.p >= EDGE_CONF or not _at_edge(p, w, h)]
@@ -388,7 +393,9 @@ class Recognizer:
                     g[1].append(p)
                     break
             else:
-                if p.score >= LONE_SCORE and (kinds()[p.symbol].wild or _on_ink(image, p.box)):
+                wild = kinds()[p.symbol].wild
+                special = wild and p.symbol not in ("wild", "wild_draw_four")
+                if p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and (wild or _on_ink(image, p.box)):
                     groups.append((None, [p]))
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
@@ -429,6 +436,11 @@ EDGE_CONF = 0.9
 # an index no face took starts a card of its own only when the detector is this sure of it (a
 # playing card's rank scores 0.26-0.45, a real UNO index in a fan 0.6-0.8)
 LONE_SCORE = 0.4
+# ... and a special wild's (customizable, Seinfeld, swap or shuffle hands) only when this sure: its
+# corner is a plain black card's with one small white mark, and a playing card's black rank ("J",
+# "5") is read as one, scoring 0.43-0.51 (look-alike tables); real ones alone in piles: 14 of the tuning
+# set's 15 score 0.58-0.75
+SPECIAL_LONE_SCORE = 0.55
 # a UNO corner index is a white symbol on the card's ink, a playing card's rank an ink symbol on
 # white paper: round an index's box (a ring out to RING_GROW times it) a UNO card is more saturated
 # than inside it. The ring's mean saturation over the box's: real UNO indices 0.38-1.9 (Roboflow
