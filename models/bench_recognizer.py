@@ -214,9 +214,10 @@ def main(argv=None) -> int:
         res["singles_phone_1280x960"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 880_000,
                                                 size=(1280, 960), tilt=30.0)
     if a.unseen_fonts:      # seeds 9,890,000..
-        fonts = pick_fonts(a.font_names)
-        if not fonts:
-            ap.error(f"no TrueType font named {' or '.join(a.font_names)}*")
+        try:
+            fonts = pick_fonts(a.font_names)
+        except ValueError as exc:
+            ap.error(str(exc))
         res["singles_unseen_fonts_640x480"] = singles(which, a.unseen_fonts, deck_name, first=SEEDS["bench"] + 890_000,
                                                       fonts=fonts)
         res["singles_unseen_fonts_640x480"]["fonts"] = len(fonts)

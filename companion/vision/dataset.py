@@ -112,12 +112,15 @@ RARE = ("wild", "wild_draw_four", "wild_swap_hands", "wild_shuffle_hands", "wild
 
 
 def pick_fonts(names) -> tuple:
-    """The TrueType fonts whose file names start with one of `names`, each file name once."""
+    """The TrueType fonts whose file names start with one of `names`, each file name once; a
+    ValueError when names are given and none is found."""
     chosen = {}
     for path in truetype_fonts():
         name = Path(path).name
         if name.startswith(tuple(names)) and "ExtraLight" not in name:
             chosen.setdefault(name, path)
+    if names and not chosen:
+        raise ValueError(f"no TrueType font named {' or '.join(names)}* in {', '.join(map(str, FONT_FOLDERS))}")
     return tuple(chosen[k] for k in sorted(chosen))
 
 
@@ -199,9 +202,10 @@ def main(argv=None):
                     help="half the decks print their numbers in a TrueType font whose file name starts "
                          "with one of these (crops; e.g. DejaVu STIX cm: the fonts matplotlib ships)")
     a = ap.parse_args(argv)
-    fonts = pick_fonts(a.fonts)
-    if a.fonts and not fonts:
-        ap.error(f"no TrueType font named {' or '.join(a.fonts)}* in {', '.join(map(str, FONT_FOLDERS))}")
+    try:
+        fonts = pick_fonts(a.fonts)
+    except ValueError as exc:
+        ap.error(str(exc))
     if a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                    a.tilt, tuple(a.kinds)))
