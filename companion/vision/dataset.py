@@ -117,7 +117,7 @@ def pick_fonts(names) -> tuple:
     chosen = {}
     for path in truetype_fonts():
         name = Path(path).name
-        if name.startswith(tuple(names)) and "ExtraLight" not in name:
+        if name.startswith(tuple(names)):
             chosen.setdefault(name, path)
     if names and not chosen:
         raise ValueError(f"no TrueType font named {' or '.join(names)}* in {', '.join(map(str, FONT_FOLDERS))}")

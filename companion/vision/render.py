@@ -37,12 +37,13 @@ INKS = {
 OLIVE = (45, 150, 115)
 WILD_QUARTERS = ("red", "blue", "yellow", "green")
 # TrueType fonts for training data: Debian's font packages and those matplotlib ships (a training
-# dependency); symbol and maths fonts have no Latin digits
+# dependency); symbol and maths fonts have no Latin digits, display cuts none at all, and an
+# extra-light cut is a hairline
 FONT_FOLDERS = (Path("/usr/share/fonts/truetype"),) + tuple(
     Path(p) / "mpl-data" / "fonts" / "ttf"
     for p in (getattr(importlib.util.find_spec("matplotlib"), "submodule_search_locations", None) or ()))
-_NOT_DIGITS = ("cmex", "cmsy", "cmmi", "STIXSiz", "STIXNonUni", "LastResort", "DejaVuMathTeX", "DejaVuSansDisplay",
-               "DejaVuSerifDisplay")
+_UNFIT = ("cmex", "cmsy", "cmmi", "STIXSiz", "STIXNonUni", "LastResort", "DejaVuMathTeX", "DejaVuSansDisplay",
+           "DejaVuSerifDisplay", "DejaVuSans-ExtraLight")
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX)
 
@@ -101,12 +102,12 @@ class Face:
 
 # ---------------------------------------------------------------- glyph masks
 def truetype_fonts(folders=FONT_FOLDERS) -> list[str]:
-    """The TrueType fonts (of Latin digits) in `folders`, sorted: more number shapes for training
+    """The TrueType fonts (of printable Latin digits) in `folders`, sorted: more number shapes for training
     data than the Hershey fonts have. Nothing is fetched; a folder that is missing gives none."""
     found = []
     for folder in folders:
         if folder.is_dir():
-            found += [str(f) for f in folder.rglob("*.ttf") if not f.name.startswith(_NOT_DIGITS)]
+            found += [str(f) for f in folder.rglob("*.ttf") if not f.name.startswith(_UNFIT)]
     return sorted(found)
 
 
