@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES
-from .render import FONT_FOLDERS, truetype_fonts
+from .render import font_folders, truetype_fonts
 from .synth import ALL_KINDS, make_scene
 
 # disjoint seed ranges
@@ -120,7 +120,7 @@ def pick_fonts(names) -> tuple:
         if name.startswith(tuple(names)):
             chosen.setdefault(name, path)
     if names and not chosen:
-        raise ValueError(f"no TrueType font named {' or '.join(names)}* in {', '.join(map(str, FONT_FOLDERS))}")
+        raise ValueError(f"no TrueType font named {' or '.join(names)}* in {', '.join(map(str, font_folders()))}")
     return tuple(chosen[k] for k in sorted(chosen))
 
 

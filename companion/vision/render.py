@@ -36,12 +36,8 @@ INKS = {
 }
 OLIVE = (45, 150, 115)
 WILD_QUARTERS = ("red", "blue", "yellow", "green")
-# TrueType fonts for training data: Debian's font packages and those matplotlib ships (a training
-# dependency); symbol and maths fonts have no Latin digits, display cuts none at all, and an
-# extra-light cut is a hairline
-FONT_FOLDERS = (Path("/usr/share/fonts/truetype"),) + tuple(
-    Path(p) / "mpl-data" / "fonts" / "ttf"
-    for p in (getattr(importlib.util.find_spec("matplotlib"), "submodule_search_locations", None) or ()))
+# TrueType fonts for training data (`font_folders`): symbol and maths fonts have no Latin digits,
+# display cuts none at all, and an extra-light cut is a hairline
 _UNFIT = ("cmex", "cmsy", "cmmi", "STIXSiz", "STIXNonUni", "LastResort", "DejaVuMathTeX", "DejaVuSansDisplay",
            "DejaVuSerifDisplay", "DejaVuSans-ExtraLight")
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
@@ -101,11 +97,20 @@ class Face:
 
 
 # ---------------------------------------------------------------- glyph masks
-def truetype_fonts(folders=FONT_FOLDERS) -> list[str]:
-    """The TrueType fonts (of printable Latin digits) in `folders`, sorted: more number shapes for training
-    data than the Hershey fonts have. Nothing is fetched; a folder that is missing gives none."""
+def font_folders() -> tuple[Path, ...]:
+    """Where TrueType fonts are looked for: Debian's font packages, and the fonts matplotlib ships
+    (a training dependency; found without importing it)."""
+    spec = importlib.util.find_spec("matplotlib")
+    return (Path("/usr/share/fonts/truetype"),) + tuple(
+        Path(p) / "mpl-data" / "fonts" / "ttf" for p in (getattr(spec, "submodule_search_locations", None) or ()))
+
+
+def truetype_fonts(folders=None) -> list[str]:
+    """The TrueType fonts (of printable Latin digits) in `folders` (default `font_folders()`),
+    sorted: more number shapes for training data than the Hershey fonts have. Nothing is fetched;
+    a folder that is missing gives none."""
     found = []
-    for folder in folders:
+    for folder in font_folders() if folders is None else folders:
         if folder.is_dir():
             found += [str(f) for f in folder.rglob("*.ttf") if not f.name.startswith(_UNFIT)]
     return sorted(found)
