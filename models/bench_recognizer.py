@@ -12,8 +12,8 @@
 - with --singles N, N photos of one card each, as the shared scorer judges the top card (seeds
   9,870,000..: overhead at 640x480; 9,880,000..: a phone at 1280x960 leaning up to 30 degrees):
   the card read right, by how much of it is in view (whole, three quarters or more, less); with
-  --unseen-fonts N, the same on N overhead photos of decks printed in TrueType fonts that no
-  training data used (seeds 9,890,000..; the classifier learnt the Hershey fonts and DejaVu,
+  --unseen-fonts N, the same on N photos of decks printed in TrueType fonts that no training
+  data used (seeds 9,890,000.. overhead, 9,895,000.. by the leaning phone; the classifier learnt the Hershey fonts and DejaVu,
   STIX and Computer Modern: ``--font-names`` picks others, Liberation by default);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
@@ -185,7 +185,7 @@ def main(argv=None) -> int:
     ap.add_argument("--singles", type=int, default=0,
                     help="also N photos of one card, overhead at 640x480 and by a leaning phone at 1280x960")
     ap.add_argument("--unseen-fonts", type=int, default=0, metavar="N",
-                    help="also N photos of one card (640x480) printed in TrueType fonts no training used")
+                    help="also N photos of one card (overhead and by a phone) printed in TrueType fonts no training used")
     ap.add_argument("--font-names", nargs="+", default=["Liberation"], metavar="NAME",
                     help="the unseen fonts: file names starting with these (default: Liberation, Debian's fonts-liberation)")
     ap.add_argument("--lookalikes", type=int, default=0,
@@ -213,14 +213,17 @@ def main(argv=None) -> int:
         res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000)
         res["singles_phone_1280x960"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 880_000,
                                                 size=(1280, 960), tilt=30.0)
-    if a.unseen_fonts:      # seeds 9,890,000..
+    if a.unseen_fonts:      # seeds 9,890,000.. and 9,895,000..
         try:
             fonts = pick_fonts(a.font_names)
         except ValueError as exc:
             ap.error(str(exc))
         res["singles_unseen_fonts_640x480"] = singles(which, a.unseen_fonts, deck_name, first=SEEDS["bench"] + 890_000,
                                                       fonts=fonts)
-        res["singles_unseen_fonts_640x480"]["fonts"] = len(fonts)
+        res["singles_unseen_fonts_phone_1280x960"] = singles(which, a.unseen_fonts, deck_name,
+                                                             first=SEEDS["bench"] + 895_000, size=(1280, 960),
+                                                             tilt=30.0, fonts=fonts)
+        res["unseen_fonts"] = len(fonts)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)
