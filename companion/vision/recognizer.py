@@ -325,7 +325,7 @@ class Recognizer:
 
     def _group_faces(self, image, faces: list[Part], syms: list[Part], colors) -> list:
         """(face, its parts) for each uncovered face that shows a readable symbol; a face whose
-        symbol shows only in coloured corners none of which is printed on ink (`_on_ink`) is a
+        symbol shows only in coloured corners none of which is printed on ink (`_uno_print`) is a
         playing card's."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
@@ -363,7 +363,7 @@ class Recognizer:
             agree = [p for p in members if p.symbol == symbol]
             if max(p.p for p in agree) < self.sym_conf and len(agree) < 2:
                 continue        # one weak reading alone is no card
-            if not any(p.cls == "centre" or kinds()[p.symbol].wild or _on_ink(image, p.box) for p in agree):
+            if not any(_uno_print(image, p) for p in agree):
                 continue        # only ranks printed on white paper: a playing card's face
             used.update(id(p) for p in members)
             groups.append((f, members))
@@ -378,8 +378,8 @@ class Recognizer:
         surer still (`EDGE_CONF`: a row of a patterned table's dots there is read as 6s and 8s).
         An index no face took starts a card of its own only with a detector score of `LONE_SCORE`
         (an ordinary playing card's rank is found, faintly, as an index), and a coloured one only
-        when it is printed on ink (`_on_ink`: a playing card's red rank is printed on white paper;
-        a wild's index is on black, whose saturation says nothing). A special wild's index alone
+        when it is printed on ink (`_uno_print`: a playing card's red rank is printed on white
+        paper). A special wild's index alone
         needs `SPECIAL_LONE_SCORE`."""
         used = {id(p) for _, members in groups for p in members}
         h, w = image.shape[:2]
@@ -393,9 +393,8 @@ class Recognizer:
                     g[1].append(p)
                     break
             else:
-                wild = kinds()[p.symbol].wild
-                special = wild and p.symbol not in ("wild", "wild_draw_four")
-                if p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and (wild or _on_ink(image, p.box)):
+                special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
+                if p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p):
                     groups.append((None, [p]))
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
@@ -519,6 +518,12 @@ def _on_ink(image: np.ndarray, box) -> bool:
     if ring.all() or not ring.any():
         return True         # no ring (the box fills its patch, at the frame's edge) or no inside
     return float(sat[ring].mean()) >= MIN_RING_SAT * float(sat[~ring].mean())
+
+
+def _uno_print(image: np.ndarray, p: Part) -> bool:
+    """Whether symbol part `p` can be a UNO card's print: a centre symbol, a wild's (on black,
+    whose saturation says nothing), or a coloured index printed on ink (`_on_ink`)."""
+    return p.cls == "centre" or kinds()[p.symbol].wild or _on_ink(image, p.box)
 
 
 def _grown(box, k: float) -> tuple:
