@@ -14,7 +14,11 @@
   the card read right, by how much of it is in view (whole, three quarters or more, less); with
   --unseen-fonts N, the same on N photos of decks printed in TrueType fonts that no training
   data used (seeds 9,890,000.. overhead, 9,895,000.. by the leaning phone; the classifier learnt the Hershey fonts and DejaVu,
-  STIX and Computer Modern: ``--font-names`` picks others, Liberation by default);
+  STIX and Computer Modern: ``--font-names`` picks others, Liberation by default); with
+  --unseen-shapes N, the same on N photos of decks that draw their action symbols and wild
+  centres in a way no training data drew (``render.SHAPES`` 3; half the cards are skips,
+  reverses, draw twos and wilds; seeds 9,900,000.. overhead, 9,905,000.. by the leaning phone),
+  and, to compare, the same scenes drawn the classic deck's way;
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
@@ -38,6 +42,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 from companion.vision.dataset import SEEDS, pick_fonts  # noqa: E402
+from companion.vision.render import SHAPES  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 from companion.vision.synth import make_scene  # noqa: E402
 
@@ -105,17 +110,18 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
 
 
 def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), tilt: float = 0.0,
-            fonts: tuple = ()) -> dict:
+            fonts: tuple = (), shapes: tuple = (), favour: tuple = ()) -> dict:
     """Photos of one card (`rec(deck)` gives the recogniser for a scene's deck): the card read
     right (colour and symbol), split by how much of it the frame shows: whole (95% or more),
     most (75% or more: a finger over it, a corner off the frame) and cut (less, but a symbol
     shows); cards that show no symbol are left out. `fonts`: every deck prints its numbers in
-    one of these TrueType fonts."""
+    one of these TrueType fonts; `shapes`: every deck draws its action symbols one of these ways
+    (`render.SHAPES`); `favour`: symbols drawn for half the cards."""
     seen, right = collections.Counter(), collections.Counter()
     wrong = collections.Counter()
     for i in range(n):
         sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt,
-                        fonts=fonts, font_share=1.0)
+                        fonts=fonts, font_share=1.0, shapes=shapes, shape_share=1.0, favour=favour)
         if sc.top is None:
             continue
         vis = _top_in_view(sc)
@@ -188,6 +194,9 @@ def main(argv=None) -> int:
                     help="also N photos of one card (overhead and by a phone) printed in TrueType fonts no training used")
     ap.add_argument("--font-names", nargs="+", default=["Liberation"], metavar="NAME",
                     help="the unseen fonts: file names starting with these (default: Liberation, Debian's fonts-liberation)")
+    ap.add_argument("--unseen-shapes", type=int, default=0, metavar="N",
+                    help="also N photos of one card (overhead and by a phone) of decks that draw their action "
+                         "symbols in a way no training used, and the same scenes drawn the classic way")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
@@ -224,6 +233,14 @@ def main(argv=None) -> int:
                                                              first=SEEDS["bench"] + 895_000, size=(1280, 960),
                                                              tilt=30.0, fonts=fonts)
         res["unseen_fonts"] = len(fonts)
+    if a.unseen_shapes:      # seeds 9,900,000.. and 9,905,000..
+        actions = ("skip", "reverse", "draw_two", "wild", "wild_draw_four")
+        for way, shapes in (("unseen_shapes", (SHAPES[-1],)), ("classic_shapes", (0,))):
+            res[f"singles_{way}_640x480"] = singles(which, a.unseen_shapes, deck_name, first=SEEDS["bench"] + 900_000,
+                                                    shapes=shapes, favour=actions)
+            res[f"singles_{way}_phone_1280x960"] = singles(which, a.unseen_shapes, deck_name,
+                                                           first=SEEDS["bench"] + 905_000, size=(1280, 960),
+                                                           tilt=30.0, shapes=shapes, favour=actions)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)

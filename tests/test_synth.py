@@ -4,7 +4,7 @@ import pytest
 
 from companion.cards import Card
 from companion.vision.dataset import crop_square
-from companion.vision.render import CARD_H, CARD_W, DESIGNS, Style, render_card, render_playing_card
+from companion.vision.render import CARD_H, CARD_W, DESIGNS, SHAPES, Style, render_card, render_playing_card
 from companion.vision.synth import Canvas, Label, camera_tilt, card_quad, make_scene
 
 
@@ -165,6 +165,41 @@ def test_fonts_change_a_scene_only_when_given():
     printed = make_scene(33, size=(320, 240), fonts=fonts, font_share=1.0)
     assert printed == make_scene(33, size=(320, 240), fonts=fonts, font_share=1.0)
     assert not np.array_equal(printed.image, plain.image)
+
+
+ACTIONS = ("red skip", "blue reverse", "green draw two", "wild", "wild draw four")
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+@pytest.mark.parametrize("way", SHAPES[1:])
+def test_each_way_of_drawing_the_action_symbols_is_its_own_and_its_boxes_hold_the_symbol(design, way):
+    classic = Style.random(np.random.default_rng(4), design)
+    other = Style.random(np.random.default_rng(4), design)
+    other.shapes = way
+    for text in ACTIONS:
+        a, b = render_card(Card.parse(text), classic), render_card(Card.parse(text), other)
+        x1, y1, x2, y2 = (int(v) for v in b.centre)
+        assert (np.abs(a.image[y1:y2, x1:x2].astype(int) - b.image[y1:y2, x1:x2]).sum(-1) > 60).mean() > 0.02, text
+        assert len(b.indices) == 2
+        for box in b.indices + [b.centre]:       # inside the card, and ink (not the plain white) in it
+            x1, y1, x2, y2 = (int(v) for v in box)
+            assert 0 <= x1 < x2 <= CARD_W and 0 <= y1 < y2 <= CARD_H
+            patch = b.image[y1:y2, x1:x2].astype(int)
+            assert (np.abs(patch - np.array(other.white)).sum(-1) > 150).mean() > 0.1, text
+        if text.split()[-1] in ("skip", "reverse"):      # the corner index is drawn the same new way
+            x1, y1, x2, y2 = (int(v) for v in b.indices[0])
+            assert not np.array_equal(a.image[y1:y2, x1:x2], b.image[y1:y2, x1:x2]), text
+
+
+def test_the_ways_of_drawing_change_a_scene_only_when_given():
+    favour = ("skip", "reverse", "draw_two", "wild", "wild_draw_four")
+    plain = make_scene(35, size=(320, 240), favour=favour)
+    assert make_scene(35, size=(320, 240), favour=favour, shapes=()) == plain
+    drawn = make_scene(35, size=(320, 240), favour=favour, shapes=(3,), shape_share=1.0)
+    assert drawn == make_scene(35, size=(320, 240), favour=favour, shapes=(3,), shape_share=1.0)
+    classic = make_scene(35, size=(320, 240), favour=favour, shapes=(0,), shape_share=1.0)
+    assert [l.card for l in drawn.labels] == [l.card for l in classic.labels]     # the same cards, drawn otherwise
+    assert not np.array_equal(drawn.image, classic.image)
 
 
 def test_a_big_print_is_shrunk_by_averaging_not_sampled():

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES
-from .render import font_folders, truetype_fonts
+from .render import SHAPES, font_folders, truetype_fonts
 from .synth import ALL_KINDS, make_scene
 
 # disjoint seed ranges
@@ -132,9 +132,9 @@ def _check_kinds(kinds) -> tuple:
 
 
 def _write_crops(args):
-    seed, out, size, favour, kinds, fonts = args
+    seed, out, size, favour, kinds, fonts, shapes = args
     kind = kinds[seed % len(kinds)] if kinds else None
-    sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts)
+    sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts, shapes=shapes)
     rng = np.random.default_rng(seed + 17)
     rows = []
     # printed ranks and numbers that are no UNO card (playing cards, a score sheet): "none"
@@ -166,14 +166,15 @@ def _write_crops(args):
 
 
 def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
-                kinds: tuple = (), fonts: tuple = ()) -> Path:
+                kinds: tuple = (), fonts: tuple = (), shapes: tuple = ()) -> Path:
     """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
     index and centre symbol, two background patches, and printed look-alikes, as "none".
-    ``fonts``: TrueType font files half the decks print their numbers with."""
+    ``fonts``: TrueType font files half the decks print their numbers with; ``shapes``: the ways
+    (`render.SHAPES`) half the decks draw their action symbols."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts)) for i in range(count)]
+    jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes)) for i in range(count)]
     rows = []
     for k, r in enumerate(_run(_write_crops, jobs, procs)):
         rows += r
@@ -201,6 +202,9 @@ def main(argv=None):
     ap.add_argument("--fonts", nargs="+", default=(), metavar="NAME",
                     help="half the decks print their numbers in a TrueType font whose file name starts "
                          "with one of these (crops; e.g. DejaVu STIX cm: the fonts matplotlib ships)")
+    ap.add_argument("--shapes", type=int, nargs="+", default=(), choices=SHAPES[1:], metavar="N",
+                    help="half the decks draw their action symbols and wild centres in one of these other "
+                         "ways (crops; render.SHAPES: 1 and 2 for training, 3 is held out for the benchmark)")
     a = ap.parse_args(argv)
     try:
         fonts = pick_fonts(a.fonts)
@@ -212,7 +216,7 @@ def main(argv=None):
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
-                          kinds=tuple(a.kinds), fonts=fonts))
+                          kinds=tuple(a.kinds), fonts=fonts, shapes=tuple(a.shapes)))
 
 
 if __name__ == "__main__":

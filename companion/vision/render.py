@@ -40,6 +40,13 @@ WILD_QUARTERS = ("red", "blue", "yellow", "green")
 # display cuts none at all, and an extra-light cut is a hairline
 _UNFIT = ("cmex", "cmsy", "cmmi", "STIXSiz", "STIXNonUni", "LastResort", "DejaVuMathTeX", "DejaVuSansDisplay",
            "DejaVuSerifDisplay", "DejaVuSans-ExtraLight")
+# How a deck draws its action symbols and wild centres: other editions and makers draw them their
+# own way. 0 is the classic deck (skip slashed bottom-left to top-right, two straight diagonal
+# arrows, two upright overlapping cards, four cards in a row, the quartered oval); 1-3 vary the
+# slash's direction and the ring's weight, mirror, bend or thicken the arrows, fan or spread the
+# cards, write "WILD" on the oval or turn and split its quarters. Training data draws 1 and 2;
+# 3 is held out to measure symbols drawn in a way no training saw (models/bench_recognizer.py).
+SHAPES = (0, 1, 2, 3)
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX)
 
@@ -59,13 +66,15 @@ class Style:
     shadow: bool = True           # black outline/offset shadow behind symbols
     index_scale: float = 1.0
     underline_69: bool = True
+    shapes: int = 0               # how the action symbols and wild centres are drawn (`SHAPES`)
 
     @classmethod
     def random(cls, rng: np.random.Generator, design: str | None = None, fonts: tuple = (),
-               font_share: float = 0.5) -> "Style":
+               font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5) -> "Style":
         """A random deck's print. `fonts`: TrueType font files (`truetype_fonts`), drawn for
-        `font_share` of the decks instead of a Hershey font; without them the draws are the same
-        as ever."""
+        `font_share` of the decks instead of a Hershey font; `shapes`: `SHAPES` variants drawn for
+        `shape_share` of the decks instead of the classic deck's. Without them the draws are the
+        same as ever."""
         design = design or DESIGNS[rng.integers(len(DESIGNS))]
         inks = {}
         for name, bgr in INKS.items():
@@ -82,6 +91,8 @@ class Style:
                    index_scale=float(rng.uniform(0.85, 1.15)), underline_69=True)
         if fonts and rng.random() < font_share:
             style.font = str(fonts[rng.integers(len(fonts))])
+        if shapes and rng.random() < shape_share:
+            style.shapes = int(shapes[rng.integers(len(shapes))])
         return style
 
 
@@ -192,19 +203,43 @@ def _arrow(mask, p0, p1, th, head):
     cv2.fillConvexPoly(mask, tri, 255, cv2.LINE_AA)
 
 
+def _little_card(img, cx, cy, cw, ch, angle, fill, edge, th):
+    """A small card drawn as a symbol: a `cw` x `ch` rectangle turned `angle` degrees, filled with
+    `fill` inside an `edge` outline `th` thick."""
+    pts = cv2.boxPoints(((float(cx), float(cy)), (float(cw), float(ch)), float(angle))).astype(np.int32)
+    cv2.fillConvexPoly(img, pts, edge, cv2.LINE_AA)
+    inner = cv2.boxPoints(((float(cx), float(cy)), (max(1.0, cw - 2 * th), max(1.0, ch - 2 * th)), float(angle)))
+    cv2.fillConvexPoly(img, inner.astype(np.int32), fill, cv2.LINE_AA)
+
+
 def _shape_mask(sym: str, size: int, style: Style) -> np.ndarray:
     """Masks for the action symbols, drawn on a size x size canvas."""
     m = np.zeros((size, size), np.uint8)
     c = size // 2
     th = max(2, int(size / 9 * style.weight))
+    v = style.shapes
     if sym == "skip":
-        cv2.circle(m, (c, c), int(size * 0.38), 255, th, cv2.LINE_AA)
-        r = size * 0.38 / np.sqrt(2)
-        cv2.line(m, (int(c - r), int(c + r)), (int(c + r), int(c - r)), 255, th, cv2.LINE_AA)
+        ring, bar = max(2, int(th * (1.0, 1.0, 1.6, 0.65)[v])), max(2, int(th * (1.0, 1.0, 1.0, 1.6)[v]))
+        rad = size * (0.38, 0.38, 0.36, 0.40)[v]
+        cv2.circle(m, (c, c), int(rad), 255, ring, cv2.LINE_AA)
+        r = (rad - ring / 2 * (v == 2)) / np.sqrt(2)
+        up = (1, -1, -1, 1)[v]       # 1: bottom-left to top-right
+        cv2.line(m, (int(c - r), int(c + up * r)), (int(c + r), int(c - up * r)), 255, bar, cv2.LINE_AA)
     elif sym == "reverse":
-        o = size * 0.12
-        _arrow(m, (c - size * 0.3 - o, c + size * 0.3 - o), (c + size * 0.22 - o, c - size * 0.22 - o), th, size * 0.2)
-        _arrow(m, (c + size * 0.3 + o, c - size * 0.3 + o), (c - size * 0.22 + o, c + size * 0.22 + o), th, size * 0.2)
+        if v == 2:      # two arrows bent like bows
+            for s in (1, -1):
+                t = np.linspace(0, 1, 12)
+                p0, p1 = np.float32([c - s * size * 0.36, c + s * size * 0.1]), np.float32([c + s * size * 0.2, c - s * size * 0.32])
+                bow = np.float32([-s * size * 0.07, -s * size * 0.07])
+                pts = p0[None] + (p1 - p0)[None] * t[:, None] + bow[None] * np.sin(np.pi * t)[:, None]
+                cv2.polylines(m, [pts[:-3].astype(np.int32)], False, 255, th, cv2.LINE_AA)
+                _arrow(m, pts[-4], pts[-1] + (pts[-1] - pts[-4]) * 0.3, th, size * 0.2)
+        else:           # two straight arrows; 3: short and heavy
+            o, reach, head, t3 = (size * 0.12, 0.3, 0.2, th) if v != 3 else (size * 0.13, 0.24, 0.27, int(th * 1.6))
+            _arrow(m, (c - size * reach - o, c + size * reach - o), (c + size * 0.22 - o, c - size * 0.22 - o), t3, size * head)
+            _arrow(m, (c + size * reach + o, c - size * reach + o), (c - size * 0.22 + o, c + size * 0.22 + o), t3, size * head)
+            if v == 1:
+                m = np.ascontiguousarray(m[:, ::-1])
     elif sym == "swap":
         for ang0 in (200, 20):
             cv2.ellipse(m, (c, c), (int(size * 0.33), int(size * 0.33)), 0, ang0, ang0 + 130, 255, th, cv2.LINE_AA)
@@ -243,12 +278,19 @@ def symbol_mask(sym: str, size: int, style: Style, *, index: bool) -> np.ndarray
         return _shape_mask("pencil", size, style)
     if sym == "wild_seinfeld" and index:
         return _text_mask("S", size, style)
-    if sym == "draw_two":   # centre: two overlapping cards
+    if sym == "draw_two":   # centre: two overlapping cards, upright, fanned, side by side or askew
         m = np.zeros((size, size), np.uint8)
-        for dx, dy in ((-0.12, 0.1), (0.12, -0.1)):
-            x, y = size * (0.5 + dx), size * (0.5 + dy)
-            cv2.rectangle(m, (int(x - size * .17), int(y - size * .25)), (int(x + size * .17), int(y + size * .25)), 255, -1)
-            cv2.rectangle(m, (int(x - size * .17), int(y - size * .25)), (int(x + size * .17), int(y + size * .25)), 0, max(2, size // 25))
+        if style.shapes == 0:
+            for dx, dy in ((-0.12, 0.1), (0.12, -0.1)):
+                x, y = size * (0.5 + dx), size * (0.5 + dy)
+                cv2.rectangle(m, (int(x - size * .17), int(y - size * .25)), (int(x + size * .17), int(y + size * .25)), 255, -1)
+                cv2.rectangle(m, (int(x - size * .17), int(y - size * .25)), (int(x + size * .17), int(y + size * .25)), 0, max(2, size // 25))
+            return m
+        place = (((-0.1, 0.02, -14), (0.1, -0.02, 14)), ((-0.15, 0.0, 0), (0.15, 0.0, 0)),
+                 ((-0.15, 0.13, 20), (0.15, -0.13, 20)))[style.shapes - 1]
+        edge = max(2, size // 25) * (2 if style.shapes == 2 else 1)
+        for dx, dy, ang in place:
+            _little_card(m, size * (0.5 + dx), size * (0.5 + dy), size * 0.34, size * 0.5, ang, 255, 0, edge)
         return m
     raise KeyError(sym)
 
@@ -275,10 +317,31 @@ def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour, *, shadow:
     roi[:] = roi * (1 - a) + np.float32(colour) * a
 
 
-def _quarters(img: np.ndarray, cx: int, cy: int, ax: int, ay: int, angle: float, style: Style):
-    """The four-colour oval of the wild cards."""
+def _quarters(img: np.ndarray, cx: int, cy: int, ax: int, ay: int, angle: float, style: Style, turn: float = 0):
+    """The four-colour oval of the wild cards (its quarters turned `turn` degrees within it)."""
     for q, name in enumerate(WILD_QUARTERS):
-        cv2.ellipse(img, (cx, cy), (ax, ay), angle, q * 90, q * 90 + 90, style.inks[name], -1, cv2.LINE_AA)
+        cv2.ellipse(img, (cx, cy), (ax, ay), angle, q * 90 + turn, q * 90 + 90 + turn, style.inks[name], -1, cv2.LINE_AA)
+
+
+def _four_cards(img: np.ndarray, style: Style, w: int, h: int):
+    """The Wild Draw Four's centre: four little cards, one of each colour, in a row (the classic
+    deck), fanned, in a square or askew down a stair (`Style.shapes`)."""
+    v = style.shapes
+    for q, name in enumerate(("blue", "green", "red", "yellow")):
+        if v == 1:
+            ang = -27 + 18 * q
+            r = np.deg2rad(ang)
+            x, y, a = w * 0.5 + np.sin(r) * w * 0.2, h * 0.56 - np.cos(r) * w * 0.2, ang
+        elif v == 2:
+            x, y, a = w * (0.41 + 0.16 * (q % 2)), h * (0.41 + 0.16 * (q // 2)) - w * 0.03 * (q % 2), 0
+        elif v == 3:
+            x, y, a = w * (0.32 + 0.12 * q), h * (0.38 + 0.08 * q), 15
+        else:
+            x, y = int(w * (0.34 + 0.1 * q)), int(h * (0.42 + 0.05 * ((q + 1) % 2)))
+            cv2.rectangle(img, (x - 18, y - 26), (x + 18, y + 26), style.white, -1)
+            cv2.rectangle(img, (x - 15, y - 23), (x + 15, y + 23), style.inks[name], -1)
+            continue
+        _little_card(img, x, y, 36, 52, a, style.inks[name], style.white, 3)
 
 
 def _rounded(w: int, h: int, r: int) -> np.ndarray:
@@ -314,18 +377,24 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
         ccol = style.white if style.design == "flat" else (25, 25, 25)
     cx0, cy0 = (w - csize) // 2, (h - csize) // 2
     if sym == "wild" or sym == "wild_seinfeld":
+        turn = (0, 0, 45, 0)[style.shapes] if sym == "wild" else 0
         if style.design == "classic":
-            _quarters(img, w // 2, h // 2, int(w * 0.34), int(h * 0.38), 35, style)
+            oval = (w // 2, h // 2, int(w * 0.34), int(h * 0.38), 35 if style.shapes != 3 or sym != "wild" else 0)
         else:
-            _quarters(img, w // 2, h // 2, int(w * 0.30), int(w * 0.30), 0, style)
+            oval = (w // 2, h // 2, int(w * 0.30), int(w * 0.30), 0)
+        _quarters(img, *oval, style, turn=turn)
+        if sym == "wild" and style.shapes == 3:      # the quarters parted by the card's white
+            for a in (0, 90):
+                t = np.deg2rad(oval[4] + a)
+                d = np.float32([np.cos(t) * oval[2], np.sin(t) * oval[2]]) * 1.05
+                cv2.line(img, tuple(int(v) for v in np.float32(oval[:2]) - d),
+                         tuple(int(v) for v in np.float32(oval[:2]) + d), style.white, max(2, w // 40), cv2.LINE_AA)
+        if sym == "wild" and style.shapes == 1:
+            _stamp(img, _text_mask("WILD", csize, style), cx0, cy0, style.white, shadow=True)
         if sym == "wild_seinfeld":
             _stamp(img, _text_mask("SEINFELD", csize, style), cx0, cy0, (25, 25, 25), shadow=False)
     elif sym == "wild_draw_four":
-        for q, name in enumerate(("blue", "green", "red", "yellow")):
-            x = int(w * (0.34 + 0.1 * q))
-            y = int(h * (0.42 + 0.05 * ((q + 1) % 2)))
-            cv2.rectangle(img, (x - 18, y - 26), (x + 18, y + 26), style.white, -1)
-            cv2.rectangle(img, (x - 15, y - 23), (x + 15, y + 23), style.inks[name], -1)
+        _four_cards(img, style, w, h)
     else:
         mask = symbol_mask(sym, csize, style, index=False)
         _stamp(img, mask, cx0, cy0, ccol, shadow=style.shadow and style.design != "flat")
