@@ -15,10 +15,10 @@
   --unseen-fonts N, the same on N photos of decks printed in TrueType fonts that no training
   data used (seeds 9,890,000.. overhead, 9,895,000.. by the leaning phone; the classifier learnt the Hershey fonts and DejaVu,
   STIX and Computer Modern: ``--font-names`` picks others, Liberation by default); with
-  --unseen-shapes N, the same on N photos of decks that draw their action symbols and wild
-  centres in a way no training data drew (``render.SHAPES`` 3; half the cards are skips,
-  reverses, draw twos and wilds; seeds 9,900,000.. overhead, 9,905,000.. by the leaning phone),
-  and, to compare, the same scenes drawn the classic deck's way;
+  --shapes N, the same on N photos of decks that draw their action symbols and wild centres
+  another way (``--shape-ways``, ``render.SHAPES``; by default 3, the way no training data drew;
+  half the cards are skips, reverses, draw twos and wilds; seeds 9,900,000.. overhead,
+  9,905,000.. by the leaning phone), and, to compare, the same scenes drawn the classic deck's way;
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
@@ -194,9 +194,11 @@ def main(argv=None) -> int:
                     help="also N photos of one card (overhead and by a phone) printed in TrueType fonts no training used")
     ap.add_argument("--font-names", nargs="+", default=["Liberation"], metavar="NAME",
                     help="the unseen fonts: file names starting with these (default: Liberation, Debian's fonts-liberation)")
-    ap.add_argument("--unseen-shapes", type=int, default=0, metavar="N",
+    ap.add_argument("--shapes", type=int, default=0, metavar="N",
                     help="also N photos of one card (overhead and by a phone) of decks that draw their action "
-                         "symbols in a way no training used, and the same scenes drawn the classic way")
+                         "symbols another way (--shape-ways), and the same scenes drawn the classic way")
+    ap.add_argument("--shape-ways", type=int, nargs="+", default=[SHAPES[-1]], choices=SHAPES[1:], metavar="WAY",
+                    help=f"the ways (render.SHAPES) --shapes measures (default: {SHAPES[-1]}, which no training drew)")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
@@ -233,14 +235,14 @@ def main(argv=None) -> int:
                                                              first=SEEDS["bench"] + 895_000, size=(1280, 960),
                                                              tilt=30.0, fonts=fonts)
         res["unseen_fonts"] = len(fonts)
-    if a.unseen_shapes:      # seeds 9,900,000.. and 9,905,000..
+    if a.shapes:      # seeds 9,900,000.. and 9,905,000..
         actions = ("skip", "reverse", "draw_two", "wild", "wild_draw_four")
-        for way, shapes in (("unseen_shapes", (SHAPES[-1],)), ("classic_shapes", (0,))):
-            res[f"singles_{way}_640x480"] = singles(which, a.unseen_shapes, deck_name, first=SEEDS["bench"] + 900_000,
-                                                    shapes=shapes, favour=actions)
-            res[f"singles_{way}_phone_1280x960"] = singles(which, a.unseen_shapes, deck_name,
-                                                           first=SEEDS["bench"] + 905_000, size=(1280, 960),
-                                                           tilt=30.0, shapes=shapes, favour=actions)
+        for way in [0] + a.shape_ways:
+            res[f"singles_shapes{way}_640x480"] = singles(which, a.shapes, deck_name, first=SEEDS["bench"] + 900_000,
+                                                         shapes=(way,), favour=actions)
+            res[f"singles_shapes{way}_phone_1280x960"] = singles(which, a.shapes, deck_name,
+                                                                first=SEEDS["bench"] + 905_000, size=(1280, 960),
+                                                                tilt=30.0, shapes=(way,), favour=actions)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)

@@ -1,7 +1,8 @@
 """Drawing card faces (and backs) in several print designs, for synthetic training data and the demo.
 
 Everything is drawn with OpenCV primitives and Hershey fonts, so it is deterministic for a seed
-and needs no font or image files::
+and needs no font or image files (training data may also print a deck's numbers in TrueType fonts
+found on the machine, `truetype_fonts`, and draw its action symbols other ways, `SHAPES`)::
 
     >>> import numpy as np
     >>> from companion.cards import Card
