@@ -114,6 +114,13 @@ def test_shipped_model_reads_piles_under_a_warm_bulb():
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+@pytest.mark.parametrize("shape", [(1, 1), (1, 500), (500, 1), (0, 5)])
+def test_a_photo_a_pixel_high_or_empty_shows_no_card(shape):
+    rec = Recognizer("auto")
+    result = rec.recognize(np.zeros(shape + (3,), np.uint8))
+    assert result.cards == [] and result.top is None
+
+
 def test_shipped_model_reports_nothing_on_empty_tables():
     rec = Recognizer("auto")
     clean = sum(not rec.recognize(make_scene(s, size=(640, 480), kind="negative").image).cards

@@ -126,8 +126,10 @@ class Recognizer:
     # ------------------------------------------------------------ stages
     def detect(self, image: np.ndarray) -> list[Part]:
         h, w = image.shape[:2]
+        if h == 0 or w == 0:        # an empty region (a corner of a frame a pixel high)
+            return []
         s = self.imgsz / max(h, w)
-        nh, nw = int(round(h * s)), int(round(w * s))
+        nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
         canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
         top, left = (self.imgsz - nh) // 2, (self.imgsz - nw) // 2
         canvas[top: top + nh, left: left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
