@@ -378,19 +378,20 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
         ccol = style.white if style.design == "flat" else (25, 25, 25)
     cx0, cy0 = (w - csize) // 2, (h - csize) // 2
     if sym == "wild" or sym == "wild_seinfeld":
-        turn = (0, 0, 45, 0)[style.shapes] if sym == "wild" else 0
+        way = style.shapes if sym == "wild" else 0       # the Seinfeld wild is drawn one way
+        turn = (0, 0, 45, 0)[way]
         if style.design == "classic":
-            oval = (w // 2, h // 2, int(w * 0.34), int(h * 0.38), 35 if style.shapes != 3 or sym != "wild" else 0)
+            oval = (w // 2, h // 2, int(w * 0.34), int(h * 0.38), 0 if way == 3 else 35)
         else:
             oval = (w // 2, h // 2, int(w * 0.30), int(w * 0.30), 0)
         _quarters(img, *oval, style, turn=turn)
-        if sym == "wild" and style.shapes == 3:      # the quarters parted by the card's white
+        if way == 3:      # the quarters parted by the card's white
             for a in (0, 90):
                 t = np.deg2rad(oval[4] + a)
                 d = np.float32([np.cos(t) * oval[2], np.sin(t) * oval[2]]) * 1.05
                 cv2.line(img, tuple(int(v) for v in np.float32(oval[:2]) - d),
                          tuple(int(v) for v in np.float32(oval[:2]) + d), style.white, max(2, w // 40), cv2.LINE_AA)
-        if sym == "wild" and style.shapes == 1:
+        if way == 1:
             _stamp(img, _text_mask("WILD", csize, style), cx0, cy0, style.white, shadow=True)
         if sym == "wild_seinfeld":
             _stamp(img, _text_mask("SEINFELD", csize, style), cx0, cy0, (25, 25, 25), shadow=False)
