@@ -19,6 +19,9 @@
   another way (``--shape-ways``, ``render.SHAPES``; by default 3, the way no training data drew;
   half the cards are skips, reverses, draw twos and wilds; seeds 9,900,000.. overhead,
   9,905,000.. by the leaning phone), and, to compare, the same scenes drawn the classic deck's way;
+  with --themed N, the same on N photos of themed decks (a picture in every coloured card's
+  middle, its symbol small beside it, as licensed decks print them; seeds 9,910,000.. and
+  9,915,000..);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
@@ -110,18 +113,20 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
 
 
 def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), tilt: float = 0.0,
-            fonts: tuple = (), shapes: tuple = (), favour: tuple = ()) -> dict:
+            fonts: tuple = (), shapes: tuple = (), favour: tuple = (), themed: float = 0.0) -> dict:
     """Photos of one card (`rec(deck)` gives the recogniser for a scene's deck): the card read
     right (colour and symbol), split by how much of it the frame shows: whole (95% or more),
     most (75% or more: a finger over it, a corner off the frame) and cut (less, but a symbol
     shows); cards that show no symbol are left out. `fonts`: every deck prints its numbers in
     one of these TrueType fonts; `shapes`: every deck draws its action symbols one of these ways
-    (`render.SHAPES`); `favour`: symbols drawn for half the cards."""
+    (`render.SHAPES`); `favour`: symbols drawn for half the cards; `themed`: the share of decks
+    with a picture in their cards' middles."""
     seen, right = collections.Counter(), collections.Counter()
     wrong = collections.Counter()
     for i in range(n):
         sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt,
-                        fonts=fonts, font_share=1.0, shapes=shapes, shape_share=1.0, favour=favour)
+                        fonts=fonts, font_share=1.0, shapes=shapes, shape_share=1.0, favour=favour,
+                        themed=themed)
         if sc.top is None:
             continue
         vis = _top_in_view(sc)
@@ -199,6 +204,9 @@ def main(argv=None) -> int:
                          "symbols another way (--shape-ways), and the same scenes drawn the classic way")
     ap.add_argument("--shape-ways", type=int, nargs="+", default=[SHAPES[-1]], choices=SHAPES[1:], metavar="WAY",
                     help=f"the ways (render.SHAPES) --shapes measures (default: {SHAPES[-1]}, which no training drew)")
+    ap.add_argument("--themed", type=int, default=0, metavar="N",
+                    help="also N photos of one card (overhead and by a phone) of themed decks: a picture in "
+                         "every coloured card's middle, its symbol small beside it (no training drew these)")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
@@ -243,6 +251,10 @@ def main(argv=None) -> int:
             res[f"singles_shapes{way}_phone_1280x960"] = singles(which, a.shapes, deck_name,
                                                                 first=SEEDS["bench"] + 905_000, size=(1280, 960),
                                                                 tilt=30.0, shapes=(way,), favour=actions)
+    if a.themed:      # seeds 9,910,000.. and 9,915,000..
+        res["singles_themed_640x480"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 910_000, themed=1.0)
+        res["singles_themed_phone_1280x960"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 915_000,
+                                                       size=(1280, 960), tilt=30.0, themed=1.0)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)

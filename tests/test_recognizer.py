@@ -275,6 +275,16 @@ def test_a_four_colour_middle_reads_as_many_colours_and_one_colour_does_not():
     assert Recognizer.face_colour(img, (0, 0, 200, 300), CLASSIC)[::2] == ("blue", False)
 
 
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+@pytest.mark.parametrize("seed", [9_910_129, 9_910_196, 9_910_222, 9_910_289])
+def test_a_themed_decks_picture_does_not_colour_the_card(seed):
+    # single cards of themed decks (a picture in the middle, held out from training) that were
+    # read in the picture's colour, or as a wild, before faces of many colours told none
+    sc = make_scene(seed, size=(640, 480), kind="single", themed=1.0)
+    top = Recognizer(sc.deck).recognize(sc.image).top
+    assert top is not None and (top.color, top.symbol) == (sc.top.color, sc.top.symbol)
+
+
 def test_a_hand_over_a_faces_middle_does_not_colour_it():
     # a blue face, a hand (skin: an orange of middling saturation) over most of its middle
     img = np.full((300, 200, 3), 245, np.uint8)

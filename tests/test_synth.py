@@ -202,6 +202,31 @@ def test_the_ways_of_drawing_change_a_scene_only_when_given():
     assert not np.array_equal(drawn.image, classic.image)
 
 
+@pytest.mark.parametrize("design", DESIGNS)
+def test_a_themed_deck_has_a_picture_in_the_middle_and_its_symbol_small_and_boxed(design):
+    plain = Style.random(np.random.default_rng(6), design)
+    themed = Style.random(np.random.default_rng(6), design)
+    themed.theme = 11
+    for text in ("red 7", "blue skip", "green draw two"):
+        a, b = render_card(Card.parse(text), plain), render_card(Card.parse(text), themed)
+        assert b.indices == a.indices and np.array_equal(b.image[:40, :40], a.image[:40, :40])    # corners as ever
+        middle = (slice(CARD_H // 2 - 30, CARD_H // 2 + 10), slice(CARD_W // 2 - 40, CARD_W // 2))
+        assert (np.abs(a.image[middle].astype(int) - b.image[middle]).sum(-1) > 60).mean() > 0.3, text
+        x1, y1, x2, y2 = b.centre
+        assert (x2 - x1) < 0.6 * (a.centre[2] - a.centre[0]) and x1 > CARD_W * 0.4 and y1 > CARD_H * 0.4
+        assert np.array_equal(b.image, render_card(Card.parse(text), themed).image)       # the same picture
+    other = render_card(Card.parse("red 8"), themed).image
+    assert not np.array_equal(other[middle], render_card(Card.parse("red 7"), themed).image[middle])
+    assert np.array_equal(render_card(Card.parse("wild"), themed).image, render_card(Card.parse("wild"), plain).image)
+
+
+def test_themed_decks_only_when_asked_for():
+    plain = make_scene(37, size=(320, 240))
+    assert make_scene(37, size=(320, 240), themed=0.0) == plain
+    themed = make_scene(37, size=(320, 240), themed=1.0)
+    assert themed == make_scene(37, size=(320, 240), themed=1.0)
+
+
 def test_a_big_print_is_shrunk_by_averaging_not_sampled():
     # a fine checkerboard (paper grain, JPEG noise on a close photo) shrunk to a 48 px crop is an
     # even grey, not an aliased pattern

@@ -16,6 +16,7 @@ which become the labels when the face is placed in a scene.
 from __future__ import annotations
 
 import importlib.util
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,13 +69,16 @@ class Style:
     index_scale: float = 1.0
     underline_69: bool = True
     shapes: int = 0               # how the action symbols and wild centres are drawn (`SHAPES`)
+    theme: int = -1               # a themed deck's picture seed (`_picture`); -1: no pictures
 
     @classmethod
     def random(cls, rng: np.random.Generator, design: str | None = None, fonts: tuple = (),
-               font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5) -> "Style":
+               font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
+               themed: float = 0.0) -> "Style":
         """A random deck's print. `fonts`: TrueType font files (`truetype_fonts`), drawn for
         `font_share` of the decks instead of a Hershey font; `shapes`: `SHAPES` variants drawn for
-        `shape_share` of the decks instead of the classic deck's. Without them the draws are the
+        `shape_share` of the decks instead of the classic deck's; `themed`: the share of decks
+        with a picture in every coloured card's middle (`theme`). Without them the draws are the
         same as ever."""
         design = design or DESIGNS[rng.integers(len(DESIGNS))]
         inks = {}
@@ -94,6 +98,8 @@ class Style:
             style.font = str(fonts[rng.integers(len(fonts))])
         if shapes and rng.random() < shape_share:
             style.shapes = int(shapes[rng.integers(len(shapes))])
+        if themed and rng.random() < themed:
+            style.theme = int(rng.integers(1 << 30))
         return style
 
 
@@ -345,6 +351,31 @@ def _four_cards(img: np.ndarray, style: Style, w: int, h: int):
         _little_card(img, x, y, 36, 52, a, style.inks[name], style.white, 3)
 
 
+def _picture(img: np.ndarray, card: Card, style: Style, w: int, h: int):
+    """A themed deck's picture (a licensed deck's character art) in the card's middle: a shaded
+    ground and a few blobs of any colour, the same for the same card of the same deck."""
+    rng = np.random.default_rng([style.theme, zlib.crc32(str(card).encode())])
+    region = np.zeros((h, w), np.uint8)
+    if style.design == "classic":
+        cv2.ellipse(region, (w // 2, h // 2), (int(w * 0.34), int(h * 0.38)), 35, 0, 360, 255, -1, cv2.LINE_AA)
+    elif style.design == "modern":
+        cv2.circle(region, (w // 2, h // 2), int(w * 0.35), 255, -1, cv2.LINE_AA)
+    else:
+        cv2.rectangle(region, (int(w * 0.18), int(h * 0.2)), (int(w * 0.82), int(h * 0.8)), 255, -1)
+    pic = np.zeros((h, w, 3), np.float32)
+    top, bottom = rng.uniform(40, 250, 3), rng.uniform(40, 250, 3)
+    pic[:] = (top[None, :] + (bottom - top)[None, :] * np.linspace(0, 1, h)[:, None])[:, None, :]
+    for _ in range(int(rng.integers(3, 8))):
+        colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
+        centre = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.25, 0.75) * h))
+        axes = (int(rng.uniform(0.05, 0.25) * w), int(rng.uniform(0.05, 0.25) * w))
+        cv2.ellipse(pic, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA)
+        if rng.random() < 0.5:
+            cv2.ellipse(pic, centre, axes, 0, 0, 360, (20, 20, 20), max(1, w // 70), cv2.LINE_AA)
+    a = cv2.GaussianBlur(region, (3, 3), 0).astype(np.float32)[..., None] / 255
+    img[:] = img * (1 - a) + pic * a
+
+
 def _rounded(w: int, h: int, r: int) -> np.ndarray:
     m = np.zeros((h, w), np.uint8)
     cv2.rectangle(m, (r, 0), (w - r - 1, h - 1), 255, -1)
@@ -397,11 +428,17 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
             _stamp(img, _text_mask("SEINFELD", csize, style), cx0, cy0, (25, 25, 25), shadow=False)
     elif sym == "wild_draw_four":
         _four_cards(img, style, w, h)
+    elif style.theme >= 0:        # a themed deck: a picture in the middle, the symbol small beside it
+        _picture(img, card, style, w, h)
+        csize = int(csize * 0.45)
+        cx0, cy0 = int(w * 0.64 - csize / 2), int(h * 0.64 - csize / 2)
+        _stamp(img, symbol_mask(sym, csize, style, index=False), cx0, cy0,
+               style.white if style.design == "flat" else body, shadow=True)
     else:
         mask = symbol_mask(sym, csize, style, index=False)
         _stamp(img, mask, cx0, cy0, ccol, shadow=style.shadow and style.design != "flat")
     centre = (cx0 + csize * 0.05, cy0 + csize * 0.05, cx0 + csize * 0.95, cy0 + csize * 0.95)
-    if style.design == "classic" and sym not in ("wild", "wild_seinfeld", "wild_draw_four"):
+    if (style.design == "classic" or style.theme >= 0) and sym not in ("wild", "wild_seinfeld", "wild_draw_four"):
         centre = _mask_box(symbol_mask(sym, csize, style, index=False), cx0, cy0) or centre
     # corner indices (top-left upright, bottom-right upside down)
     isize = int(w * 0.2 * style.index_scale)

@@ -433,7 +433,8 @@ def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg
 def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind: str | None = None,
                backgrounds=None, effects: bool = True, favour: tuple = (),
                heights: tuple = (0.18, 0.75), tilt: float = 0.0, fonts: tuple = (),
-               font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5) -> Scene:
+               font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
+               themed: float = 0.0) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
@@ -441,11 +442,13 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     shorter side (drawn log-uniformly; small cards: a camera far away, a wide photo); ``tilt`` the
     most the camera leans from straight overhead, in degrees (`camera_tilt`; 0: overhead);
     ``fonts`` TrueType fonts that ``font_share`` of the decks print their numbers with, ``shapes``
-    the ways (`render.SHAPES`) ``shape_share`` of them draw their action symbols (`Style.random`)."""
+    the ways (`render.SHAPES`) ``shape_share`` of them draw their action symbols, ``themed`` the
+    share of decks with pictures in their cards' middles (`Style.random`)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
-    style = Style.random(rng, fonts=fonts, font_share=font_share, shapes=shapes, shape_share=shape_share)
+    style = Style.random(rng, fonts=fonts, font_share=font_share, shapes=shapes, shape_share=shape_share,
+                         themed=themed)
     w, h = size
     m = min(w, h)
     height = float(np.exp(rng.uniform(np.log(heights[0]), np.log(heights[1])))) * m
