@@ -351,16 +351,25 @@ def _four_cards(img: np.ndarray, style: Style, w: int, h: int):
         _little_card(img, x, y, 36, 52, a, style.inks[name], style.white, 3)
 
 
+def _middle_white(img: np.ndarray, style: Style, w: int, h: int, colour, inset: float = 0.0) -> bool:
+    """Paint the design's white middle (the classic tilted oval, the recent design's circle),
+    `inset` (a share of the card's width) inside its edge; False for a design without one."""
+    if style.design == "classic":
+        cv2.ellipse(img, (w // 2, h // 2), (int(w * (0.36 - inset)), int(h * (0.40 - inset))), 35, 0, 360, colour, -1,
+                    cv2.LINE_AA)
+    elif style.design == "modern":
+        cv2.circle(img, (w // 2, h // 2), int(w * (0.37 - inset)), colour, -1, cv2.LINE_AA)
+    else:
+        return False
+    return True
+
+
 def _picture(img: np.ndarray, card: Card, style: Style, w: int, h: int):
     """A themed deck's picture (a licensed deck's character art) in the card's middle: a shaded
     ground and a few blobs of any colour, the same for the same card of the same deck."""
     rng = np.random.default_rng([style.theme, zlib.crc32(str(card).encode())])
     region = np.zeros((h, w), np.uint8)
-    if style.design == "classic":
-        cv2.ellipse(region, (w // 2, h // 2), (int(w * 0.34), int(h * 0.38)), 35, 0, 360, 255, -1, cv2.LINE_AA)
-    elif style.design == "modern":
-        cv2.circle(region, (w // 2, h // 2), int(w * 0.35), 255, -1, cv2.LINE_AA)
-    else:
+    if not _middle_white(region, style, w, h, 255, inset=0.02):     # flat: no white middle, a frame
         cv2.rectangle(region, (int(w * 0.18), int(h * 0.2)), (int(w * 0.82), int(h * 0.8)), 255, -1)
     pic = np.zeros((h, w, 3), np.float32)
     top, bottom = rng.uniform(40, 250, 3), rng.uniform(40, 250, 3)
@@ -397,11 +406,10 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
     img[b: h - b, b: w - b][inner > 0] = body
     sym = card.symbol
     # centre
+    _middle_white(img, style, w, h, style.white)
     if style.design == "classic":
-        cv2.ellipse(img, (w // 2, h // 2), (int(w * 0.36), int(h * 0.40)), 35, 0, 360, style.white, -1, cv2.LINE_AA)
         csize, ccol = int(w * 0.62), body
     elif style.design == "modern":
-        cv2.circle(img, (w // 2, h // 2), int(w * 0.37), style.white, -1, cv2.LINE_AA)
         csize, ccol = int(w * 0.52), body
     else:  # flat: symbol straight on the body, white
         csize, ccol = int(w * 0.62), style.white
