@@ -227,6 +227,40 @@ def test_themed_decks_only_when_asked_for():
     assert themed == make_scene(37, size=(320, 240), themed=1.0)
 
 
+@pytest.mark.parametrize("design", DESIGNS)
+def test_a_themed_pictures_parts_are_boxed_clear_of_every_symbol(design):
+    # the blobs of a themed picture are "none" crops for the classifier: they lie in the picture
+    # (where the card differs from the plain deck's) and hold no part of an index or the centre
+    plain = Style.random(np.random.default_rng(8), design)
+    themed = Style.random(np.random.default_rng(8), design)
+    themed.theme = 5
+    found = 0
+    for text in ("red 7", "blue skip", "green draw two", "yellow 9", "red reverse", "blue 0"):
+        a, b = render_card(Card.parse(text), plain), render_card(Card.parse(text), themed)
+        assert a.decoys == []
+        for d in b.decoys:
+            found += 1
+            x1, y1, x2, y2 = (int(v) for v in d)
+            changed = np.abs(a.image[y1:y2, x1:x2].astype(int) - b.image[y1:y2, x1:x2]).sum(-1) > 60
+            assert changed.mean() > 0.1, (text, d)
+            for box in b.indices + [b.centre]:
+                assert min(x2, box[2]) <= max(x1, box[0]) or min(y2, box[3]) <= max(y1, box[1]), (text, d, box)
+    assert found >= 4
+    assert render_card(Card.parse("wild"), themed).decoys == []
+
+
+def test_crops_of_a_themed_pictures_parts_are_none(tmp_path):
+    import json
+    from companion.vision.dataset import write_crops
+    plain = json.loads(write_crops(tmp_path / "p", count=4, first_seed=40, procs=1, kinds=("single",)).read_text())
+    rows = json.loads(write_crops(tmp_path / "t", count=4, first_seed=40, procs=1, kinds=("single",),
+                                  themed=1.0).read_text())
+    assert not [r for r in plain if r["cls"] == "lookalike"]
+    look = [r for r in rows if r["cls"] == "lookalike"]
+    assert look and all(r["symbol"] == "none" for r in look)
+    assert {r["symbol"] for r in rows if r["cls"] == "centre"} <= {r["symbol"] for r in rows if r["cls"] == "index"} | {"wild"}
+
+
 def test_a_big_print_is_shrunk_by_averaging_not_sampled():
     # a fine checkerboard (paper grain, JPEG noise on a close photo) shrunk to a 48 px crop is an
     # even grey, not an aliased pattern

@@ -132,12 +132,14 @@ def _check_kinds(kinds) -> tuple:
 
 
 def _write_crops(args):
-    seed, out, size, favour, kinds, fonts, shapes = args
+    seed, out, size, favour, kinds, fonts, shapes, themed = args
     kind = kinds[seed % len(kinds)] if kinds else None
-    sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts, shapes=shapes)
+    sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts, shapes=shapes,
+                    themed=themed)
     rng = np.random.default_rng(seed + 17)
     rows = []
-    # printed ranks and numbers that are no UNO card (playing cards, a score sheet): "none"
+    # printed ranks and numbers that are no UNO card (playing cards, a score sheet) and parts of
+    # themed decks' pictures: "none"
     for k, box in enumerate(sc.lookalikes):
         crop = crop_square(sc.image, box, size, jitter=rng)
         name = f"s{seed:08d}_l{k}.png"
@@ -166,15 +168,16 @@ def _write_crops(args):
 
 
 def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
-                kinds: tuple = (), fonts: tuple = (), shapes: tuple = ()) -> Path:
+                kinds: tuple = (), fonts: tuple = (), shapes: tuple = (), themed: float = 0.0) -> Path:
     """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
     index and centre symbol, two background patches, and printed look-alikes, as "none".
     ``fonts``: TrueType font files half the decks print their numbers with; ``shapes``: the ways
-    (`render.SHAPES`) half the decks draw their action symbols."""
+    (`render.SHAPES`) half the decks draw their action symbols; ``themed``: the share of decks with
+    a picture in their cards' middles (its parts are "none" crops)."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes)) for i in range(count)]
+    jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes), themed) for i in range(count)]
     rows = []
     for k, r in enumerate(_run(_write_crops, jobs, procs)):
         rows += r
@@ -205,7 +208,12 @@ def main(argv=None):
     ap.add_argument("--shapes", type=int, nargs="+", default=(), choices=SHAPES[1:], metavar="N",
                     help="half the decks draw their action symbols and wild centres in one of these other "
                          "ways (crops; render.SHAPES: 1 and 2 for training, 3 is held out for the benchmark)")
+    ap.add_argument("--themed", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the decks print a picture in every coloured card's middle (crops; "
+                         "the picture's parts are \"none\" crops)")
     a = ap.parse_args(argv)
+    if not 0 <= a.themed <= 1:
+        ap.error(f"--themed is a share of the decks, from 0 to 1 (got {a.themed})")
     try:
         fonts = pick_fonts(a.fonts)
     except ValueError as exc:
@@ -216,7 +224,8 @@ def main(argv=None):
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
-                          kinds=tuple(a.kinds), fonts=fonts, shapes=tuple(a.shapes)))
+                          kinds=tuple(a.kinds), fonts=fonts, shapes=tuple(a.shapes),
+                          themed=a.themed))
 
 
 if __name__ == "__main__":

@@ -112,6 +112,7 @@ class Face:
     alpha: np.ndarray
     indices: list = field(default_factory=list)   # [(x1, y1, x2, y2)] corner indices
     centre: tuple | None = None                    # (x1, y1, x2, y2) centre symbol
+    decoys: list = field(default_factory=list)     # [(x1, y1, x2, y2)] parts of a themed picture: no symbol
 
 
 # ---------------------------------------------------------------- glyph masks
@@ -366,7 +367,8 @@ def _middle_white(img: np.ndarray, style: Style, w: int, h: int, colour, inset: 
 
 def _picture(img: np.ndarray, card: Card, style: Style, w: int, h: int):
     """A themed deck's picture (a licensed deck's character art) in the card's middle: a shaded
-    ground and a few blobs of any colour, the same for the same card of the same deck."""
+    ground and a few blobs of any colour, the same for the same card of the same deck. Returns the
+    blobs' boxes (inside the picture)."""
     rng = np.random.default_rng([style.theme, zlib.crc32(str(card).encode())])
     region = np.zeros((h, w), np.uint8)
     if not _middle_white(region, style, w, h, 255, inset=0.02):     # flat: no white middle, a frame
@@ -374,6 +376,7 @@ def _picture(img: np.ndarray, card: Card, style: Style, w: int, h: int):
     pic = np.zeros((h, w, 3), np.float32)
     top, bottom = rng.uniform(40, 250, 3), rng.uniform(40, 250, 3)
     pic[:] = (top[None, :] + (bottom - top)[None, :] * np.linspace(0, 1, h)[:, None])[:, None, :]
+    blobs = []
     for _ in range(int(rng.integers(3, 8))):
         colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
         centre = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.25, 0.75) * h))
@@ -381,8 +384,18 @@ def _picture(img: np.ndarray, card: Card, style: Style, w: int, h: int):
         cv2.ellipse(pic, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA)
         if rng.random() < 0.5:
             cv2.ellipse(pic, centre, axes, 0, 0, 360, (20, 20, 20), max(1, w // 70), cv2.LINE_AA)
+        blobs.append(centre + axes)
     a = cv2.GaussianBlur(region, (3, 3), 0).astype(np.float32)[..., None] / 255
     img[:] = img * (1 - a) + pic * a
+    ys, xs = np.nonzero(region)
+    x0, y0, x1, y1 = xs.min(), ys.min(), xs.max(), ys.max()
+    boxes = []
+    for cx, cy, ax, ay in blobs:
+        r = max(ax, ay)          # the ellipse turns: its box is the circle's
+        box = (max(cx - r, x0), max(cy - r, y0), min(cx + r, x1), min(cy + r, y1))
+        if box[2] - box[0] > w * 0.08 and box[3] - box[1] > w * 0.08:
+            boxes.append(tuple(float(v) for v in box))
+    return boxes
 
 
 def _rounded(w: int, h: int, r: int) -> np.ndarray:
@@ -401,6 +414,7 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
     img[:] = style.white
     b = int(style.border * w)
     r = int(style.radius * w)
+    decoys = []
     body = (25, 25, 25) if card.is_wild else style.inks[card.color]
     inner = _rounded(w - 2 * b, h - 2 * b, max(2, r - b // 2))
     img[b: h - b, b: w - b][inner > 0] = body
@@ -437,7 +451,7 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
     elif sym == "wild_draw_four":
         _four_cards(img, style, w, h)
     elif style.theme >= 0:        # a themed deck: a picture in the middle, the symbol small beside it
-        _picture(img, card, style, w, h)
+        decoys = _picture(img, card, style, w, h)
         csize = int(csize * 0.45)
         cx0, cy0 = int(w * 0.64 - csize / 2), int(h * 0.64 - csize / 2)
         _stamp(img, symbol_mask(sym, csize, style, index=False), cx0, cy0,
@@ -470,7 +484,23 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
             box = _mask_box(m, x, y) or (x, y, x + isize, y + isize)
         indices.append(box)
     alpha = _rounded(w, h, r)
-    return Face(card, np.clip(img, 0, 255).astype(np.uint8), alpha, indices, centre)
+    # the picture's blobs well clear of every symbol: "none" crops for the classifier
+    near = [_grown(box, 0.4) for box in indices + [centre]]
+    decoys = [d for d in decoys if all(_overlap(d, n) < 0.03 for n in near)]
+    return Face(card, np.clip(img, 0, 255).astype(np.uint8), alpha, indices, centre, decoys)
+
+
+def _grown(box, by: float) -> tuple:
+    """`box` grown by `by` of its larger side on every side."""
+    g = by * max(box[2] - box[0], box[3] - box[1])
+    return (box[0] - g, box[1] - g, box[2] + g, box[3] + g)
+
+
+def _overlap(a, b) -> float:
+    """The share of box a that box b covers."""
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    return max(iw, 0) * max(ih, 0) / max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)
 
 
 def _mask_box(mask: np.ndarray, x: int, y: int, pad: float = 0.12):

@@ -44,7 +44,7 @@ class Scene:
     cards: list = field(default_factory=list)   # every card with a visible corner index
     kind: str = "pile"
     deck: str = "classic"            # the deck profile the cards were drawn from
-    lookalikes: list = field(default_factory=list)   # boxes of printed ranks and digits that are no UNO card
+    lookalikes: list = field(default_factory=list)   # boxes of printed ranks, digits and pictures: no UNO symbol
 
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
@@ -380,6 +380,17 @@ def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7) -> tuple[list, list
     return labels, cards
 
 
+def _decoys(canvas: Canvas, min_seen=0.8) -> list:
+    """Image boxes of the parts of themed pictures that are in view (no symbol: "none" crops)."""
+    boxes = []
+    for p in canvas.placed:
+        for box in p.face.decoys:
+            v, b = canvas.visible(p, box)
+            if v >= min_seen and b is not None:
+                boxes.append(b)
+    return boxes
+
+
 def compose(cards_layout, rng, size, style, backgrounds=None, *, clutter=False, background=None) -> Canvas:
     """Place (card, quad) pairs in order (last on top) on a table; returns the canvas."""
     w, h = size
@@ -493,6 +504,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     for _ in range(n_hands):
         add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
     labels, cards = _collect(canvas)
+    lookalikes += _decoys(canvas)
     img = canvas.img
     if tilt:      # its own random stream: the same seed without tilt gives the same scene as before
         img, moved = camera_tilt(img, labels + [Label("lookalike", b, None) for b in lookalikes],
