@@ -264,6 +264,45 @@ def test_a_wild_faces_corner_outvoted_by_two_corners_beneath_still_names_the_wil
     assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card == Card.parse("red 3")
 
 
+def _card_on(img, centre, turn, width, bgr):
+    """Draw a card (width x 1.5 width, turned `turn` degrees) of colour `bgr` with a white border
+    and a white middle; returns its index's and centre symbol's boxes as the detector gives them."""
+    from companion.vision.recognizer import INDEX_AT
+    t = np.deg2rad(turn)
+    rot = np.float32([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    corners = np.float32([[-0.5, -0.75], [0.5, -0.75], [0.5, 0.75], [-0.5, 0.75]])
+    quad = lambda k: np.int32(np.round(corners * k * width @ rot.T + centre))
+    cv2.fillConvexPoly(img, quad(1.0), (245, 245, 245))
+    cv2.fillConvexPoly(img, quad(0.9), bgr)
+    cv2.circle(img, tuple(int(v) for v in centre), int(width * 0.3), (245, 245, 245), -1)
+    i = INDEX_AT * width @ rot.T + centre
+    r, c = width * 0.1, width * 0.2
+    return (i[0] - r, i[1] - r, i[0] + r, i[1] + r), (centre[0] - c, centre[1] - c, centre[0] + c, centre[1] + c)
+
+
+@pytest.mark.parametrize("blue_above", [True, False])
+def test_of_two_uncovered_faces_the_one_lying_over_the_other_is_the_top(blue_above):
+    # a blue 4 dropped across a green 7 that still shows its index and middle: the detector is
+    # surer of the green face, but where the two cards overlap the picture is the blue card's
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    cards = {"green": ((260, 240), 20), "blue": ((380, 250), -25)}
+    boxes = {}
+    for colour in (("green", "blue") if blue_above else ("blue", "green")):
+        bgr = (200, 100, 0) if colour == "blue" else (60, 160, 40)
+        boxes[colour] = _card_on(img, np.float32(cards[colour][0]), cards[colour][1], 170, bgr)
+    faces = {"green": (130, 60, 390, 420), "blue": (240, 70, 520, 430)}
+    symbol = {"green": "7", "blue": "4"}
+    parts, colours = [], {}
+    for colour, score in (("green", 0.8), ("blue", 0.7)):
+        index, centre = boxes[colour]
+        parts += [("card", faces[colour], score, "none", 0.0), ("index", index, 0.7, symbol[colour], 0.98),
+                  ("centre", centre, 0.6, symbol[colour], 0.97)]
+        colours.update({tuple(int(v) for v in b): colour for b in (faces[colour], index, centre)})
+    got = _Scripted(parts, colours).recognize(img)
+    assert sorted(str(d.card) for d in got.cards) == ["blue 4", "green 7"]
+    assert got.top.card == Card.parse("blue 4" if blue_above else "green 7")
+
+
 def test_a_four_colour_middle_reads_as_many_colours_and_one_colour_does_not():
     img = np.full((300, 200, 3), 25, np.uint8)
     img[:8] = 245                                   # the white border, for the white balance

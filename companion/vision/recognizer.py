@@ -287,8 +287,7 @@ class Recognizer:
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         groups = self._group_faces(image, faces, syms, colors)
         self._group_rest(image, syms, groups)
-        cards = []
-        top = None
+        cards, faced = [], []
         for face, members in groups:
             det = self._decide(image, face, members, colors)
             if det is None:
@@ -296,12 +295,15 @@ class Recognizer:
             det = Detection(det.color, det.symbol, det.confidence,
                             tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
             cards.append(det)
-            if face is not None and (top is None or face.score > top[0]):
-                top = (face.score, det)
-        if top is None and cards:   # no uncovered face found: the surest card
-            best = max(cards, key=lambda c: c.confidence)
-            top = (best.confidence, best)
-        return Recognition(cards, top[1] if top else None, parts)
+            if face is not None:
+                # its card's parts: those showing its symbol inside its box (another face's group
+                # may have taken its centre symbol)
+                faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box)], det))
+        if faced:
+            top = _uppermost(image, faced)
+        else:         # no uncovered face found: the surest card
+            top = max(cards, key=lambda c: c.confidence) if cards else None
+        return Recognition(cards, top, parts)
 
     def _read_colours(self, image, syms: list[Part]) -> tuple:
         """Read each coloured part's colour; returns the palette the image's deck uses."""
@@ -502,6 +504,87 @@ WILD_FACE, WILD_SHARE = "wild", 0.12
 MIDDLE_SHARE = 0.6
 # how much better (summed palette misfit) another deck's palette must fit than the classic one
 CLASSIC_PRIOR = 0.6
+
+
+# where a card's corner index sits, from the card's centre, in card widths (the index's centre; a
+# card is 1 x 1.5): the rendered designs 0.29-0.32 across and 0.55-0.58 down
+INDEX_AT = np.float32([-0.305, -0.56])
+# two uncovered faces that overlap: the one whose look (`_look`) fills the overlap is on top, when
+# its look is nearer by at least ABOVE_MARGIN (L1 distance of the histograms) and the overlap is at
+# least ABOVE_MIN_OVERLAP of the smaller card
+ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
+
+
+def _uppermost(image: np.ndarray, faced: list) -> Detection:
+    """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
+    detection): the surest face, unless another face's card lies over it (`_above`)."""
+    faced = sorted(faced, key=lambda g: -g[0].score)
+    best = faced[0]
+    if len(faced) > 1:
+        quads = [_card_quad(members) for _, members, _ in faced]
+        for _ in range(len(faced)):
+            k = faced.index(best)
+            over = [g for g, q in zip(faced, quads) if g is not best and q is not None and quads[k] is not None
+                    and _above(image, q, quads[k])]
+            if not over:
+                break
+            best = over[0]
+    return best[2]
+
+
+def _card_quad(members: list[Part]) -> np.ndarray | None:
+    """A card's four corners, estimated from its centre symbol (or the midpoint of two opposite
+    corner indices) and a corner index (`INDEX_AT`); None without them."""
+    idx = [p for p in members if p.cls == "index"]
+    cen = [p for p in members if p.cls == "centre"]
+    if not idx:
+        return None
+    if cen:
+        c, i = np.float32(cen[0].centre), np.float32(idx[0].centre)
+    elif len(idx) >= 2:
+        a, b = max(((a, b) for a in idx for b in idx if a is not b),
+                   key=lambda ab: np.hypot(*np.subtract(ab[0].centre, ab[1].centre)))
+        c, i = (np.float32(a.centre) + np.float32(b.centre)) / 2, np.float32(a.centre)
+    else:
+        return None
+    v = i - c
+    n = float(np.hypot(*v))
+    if n < 2:
+        return None
+    turn = np.arctan2(v[1], v[0]) - np.arctan2(INDEX_AT[1], INDEX_AT[0])
+    s = n / float(np.hypot(*INDEX_AT))
+    rot = np.float32([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    corners = np.float32([[-0.5, -0.75], [0.5, -0.75], [0.5, 0.75], [-0.5, 0.75]]) * s
+    return corners @ rot.T + c
+
+
+def _look(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A coarse colour histogram of the masked pixels: 12 hues of the saturated ones, and dark,
+    middling and light greys."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[mask]
+    h, s, v = hsv[:, 0].astype(int), hsv[:, 1], hsv[:, 2]
+    bins = np.where((s > 80) & (v > 50), h * 12 // 180, 12 + np.minimum(v.astype(int) * 3 // 256, 2))
+    hist = np.bincount(bins, minlength=15).astype(np.float32)
+    return hist / max(hist.sum(), 1.0)
+
+
+def _above(image: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> bool:
+    """Whether card quad `qa` lies over `qb`: where they overlap, the picture looks like the part
+    of `qa` that `qb` leaves, not like the part of `qb` that `qa` leaves."""
+    h, w = image.shape[:2]
+    ma, mb = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(ma, np.int32(np.round(qa)), 1)
+    cv2.fillConvexPoly(mb, np.int32(np.round(qb)), 1)
+    k = np.ones((5, 5), np.uint8)
+    both = cv2.erode(ma & mb, k) > 0
+    only_a, only_b = cv2.erode(ma & (1 - mb), k) > 0, cv2.erode(mb & (1 - ma), k) > 0
+    smaller = min(int(ma.sum()), int(mb.sum()))
+    if both.sum() < ABOVE_MIN_OVERLAP * smaller or only_a.sum() < 30 or only_b.sum() < 30:
+        return False
+    seen = _look(image, both)
+    da = float(np.abs(seen - _look(image, only_a)).sum())
+    db = float(np.abs(seen - _look(image, only_b)).sum())
+    return da + ABOVE_MARGIN < db
 
 
 def _at_edge(p: Part, w: int, h: int) -> bool:
