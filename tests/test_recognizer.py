@@ -303,6 +303,21 @@ def test_of_two_uncovered_faces_the_one_lying_over_the_other_is_the_top(blue_abo
     assert got.top.card == Card.parse("blue 4" if blue_above else "green 7")
 
 
+@pytest.mark.parametrize("corner_p,wild_corner,want", [
+    (0.85, False, "red 9"),      # a themed card: its picture read as a wild's oval, its corners sure
+    (0.6, False, "wild"),        # corners read unsurely: the oval wins
+    (0.85, True, "wild"),        # a wild corner seen: the 9s are a card's beneath
+])
+def test_a_many_coloured_middle_read_as_a_wild_yields_to_two_sure_corners(corner_p, wild_corner, want):
+    face = (250, 6, 567, 318)
+    parts = [("card", face, 0.72, "none", 0.0), ("centre", (331, 90, 484, 242), 0.32, "wild", 0.8),
+             ("index", (475, 194, 535, 252), 0.74, "9", corner_p), ("index", (286, 95, 334, 143), 0.73, "9", corner_p)]
+    if wild_corner:
+        parts.append(("index", (300, 250, 340, 290), 0.6, "wild", 0.9))
+    rec = _Scripted(parts, {face: "many", (475, 194, 535, 252): "red", (286, 95, 334, 143): "red"})
+    assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card == Card.parse(want)
+
+
 def test_a_four_colour_middle_reads_as_many_colours_and_one_colour_does_not():
     img = np.full((300, 200, 3), 25, np.uint8)
     img[:8] = 245                                   # the white border, for the white balance

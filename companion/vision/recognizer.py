@@ -9,6 +9,7 @@ own pixels. Runs on ONNX Runtime and OpenCV only (no torch on the Pi)::
 """
 from __future__ import annotations
 
+import collections
 import json
 import os
 from dataclasses import dataclass, field
@@ -342,7 +343,7 @@ class Recognizer:
             # showing that symbol belong to it (an index's colour is read from a patch around it,
             # which in a fan takes in the neighbouring cards, so it only decides the vote)
             f.color, f.share, many = self.face_colour(image, f.box, colors)     # read once: _decide uses it
-            if many and any(kinds()[syms[i].symbol].wild for i in inside):
+            if many and _wild_inside([syms[i] for i in inside]):
                 f.color = WILD_FACE     # a wild's four-colour oval, not a face of one colour
             elif f.share < MIDDLE_SHARE:
                 f.color = None          # a themed deck's picture: the face's middle tells no colour
@@ -502,6 +503,9 @@ WILD_FACE, WILD_SHARE = "wild", 0.12
 # no colour (a themed deck's picture: 0.45-0.58 on the misread themed cards); the corners decide.
 # On the 1,200-scene tuning set (seeds 9,200,000..) this changes no card read right
 MIDDLE_SHARE = 0.6
+# corner indices read at least this surely, two agreeing, outweigh a wild centre in a many-coloured
+# middle (`_wild_inside`)
+WILD_CORNERS_P = 0.8
 # how much better (summed palette misfit) another deck's palette must fit than the classic one
 CLASSIC_PRIOR = 0.6
 
@@ -585,6 +589,18 @@ def _above(image: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> bool:
     da = float(np.abs(seen - _look(image, only_a)).sum())
     db = float(np.abs(seen - _look(image, only_b)).sum())
     return da + ABOVE_MARGIN < db
+
+
+def _wild_inside(parts: list[Part]) -> bool:
+    """Whether a face's parts show a wild: a wild corner index, or a wild centre unless two corner
+    indices agree surely on another symbol (a themed deck's many-coloured picture, found as a
+    centre and read as a wild's oval, between the card's own two corners)."""
+    if any(p.cls == "index" and kinds()[p.symbol].wild for p in parts):
+        return True
+    if not any(kinds()[p.symbol].wild for p in parts):
+        return False
+    sure_corners = collections.Counter(p.symbol for p in parts if p.cls == "index" and p.p >= WILD_CORNERS_P)
+    return not any(n >= 2 for n in sure_corners.values())
 
 
 def _at_edge(p: Part, w: int, h: int) -> bool:
