@@ -208,6 +208,8 @@ class _Scripted(Recognizer):
 
     def face_colour(self, image, box, colors):
         c = self._colours.get(tuple(int(v) for v in box))
+        if isinstance(c, tuple):        # ("many", the commonest colour's share)
+            return (None, c[1], True)
         return (None, 0.33, True) if c == "many" else (c, 1.0 if c else 0.0, False)
 
     def part_hues(self, image, part):
@@ -314,7 +316,19 @@ def test_a_many_coloured_middle_read_as_a_wild_yields_to_two_sure_corners(corner
              ("index", (475, 194, 535, 252), 0.74, "9", corner_p), ("index", (286, 95, 334, 143), 0.73, "9", corner_p)]
     if wild_corner:
         parts.append(("index", (300, 250, 340, 290), 0.6, "wild", 0.9))
-    rec = _Scripted(parts, {face: "many", (475, 194, 535, 252): "red", (286, 95, 334, 143): "red"})
+    # a themed picture's colours are less even than a wild's four quarters
+    rec = _Scripted(parts, {face: ("many", 0.5), (475, 194, 535, 252): "red", (286, 95, 334, 143): "red"})
+    assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card == Card.parse(want)
+
+
+@pytest.mark.parametrize("share,want", [(0.28, "wild"), (0.5, "blue 3")])
+def test_a_middle_of_four_even_colours_is_a_wild_even_with_no_wild_symbol_inside(share, want):
+    # a wild dropped on a blue 3: its oval was not found, its corner sits on its box's edge (not
+    # inside), and the blue 3's corner is inside its upright box; four even colours are the oval
+    face = (244, 147, 420, 314)
+    parts = [("card", face, 0.6, "none", 0.0), ("index", (319, 295, 347, 318), 0.77, "wild", 1.0),
+             ("index", (237, 156, 277, 196), 0.44, "3", 0.99)]
+    rec = _Scripted(parts, {face: ("many", share), (237, 156, 277, 196): "blue"})
     assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card == Card.parse(want)
 
 

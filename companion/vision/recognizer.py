@@ -343,7 +343,7 @@ class Recognizer:
             # showing that symbol belong to it (an index's colour is read from a patch around it,
             # which in a fan takes in the neighbouring cards, so it only decides the vote)
             f.color, f.share, many = self.face_colour(image, f.box, colors)     # read once: _decide uses it
-            if many and _wild_inside([syms[i] for i in inside]):
+            if many and (f.share < WILD_EVEN or _wild_inside([syms[i] for i in inside])):
                 f.color = WILD_FACE     # a wild's four-colour oval, not a face of one colour
             elif f.share < MIDDLE_SHARE:
                 f.color = None          # a themed deck's picture: the face's middle tells no colour
@@ -503,6 +503,10 @@ WILD_FACE, WILD_SHARE = "wild", 0.12
 # no colour (a themed deck's picture: 0.45-0.58 on the misread themed cards); the corners decide.
 # On the 1,200-scene tuning set (seeds 9,200,000..) this changes no card read right
 MIDDLE_SHARE = 0.6
+# ... and a middle whose commonest colour holds under WILD_EVEN of it (four colours in near even
+# shares: 0.28 on a wild whose corners sit at its box's edge) is a wild's oval with no wild symbol
+# seen inside; a themed deck's picture is less even (0.45-0.58 on the themed cards misread)
+WILD_EVEN = 0.34
 # corner indices read at least this surely, two agreeing, outweigh a wild centre in a many-coloured
 # middle (`_wild_inside`)
 WILD_CORNERS_P = 0.8
