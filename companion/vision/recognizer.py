@@ -580,9 +580,15 @@ def _above(image: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> bool:
     """Whether card quad `qa` lies over `qb`: where they overlap, the picture looks like the part
     of `qa` that `qb` leaves, not like the part of `qb` that `qa` leaves."""
     h, w = image.shape[:2]
-    ma, mb = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(ma, np.int32(np.round(qa)), 1)
-    cv2.fillConvexPoly(mb, np.int32(np.round(qb)), 1)
+    both_q = np.concatenate([qa, qb])          # work in the window the two cards span
+    x0, y0 = (max(0, int(v)) for v in both_q.min(0))
+    x1, y1 = min(w, int(both_q[:, 0].max()) + 1), min(h, int(both_q[:, 1].max()) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    image, off = image[y0:y1, x0:x1], np.float32([x0, y0])
+    ma, mb = np.zeros(image.shape[:2], np.uint8), np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(ma, np.int32(np.round(qa - off)), 1)
+    cv2.fillConvexPoly(mb, np.int32(np.round(qb - off)), 1)
     k = np.ones((5, 5), np.uint8)
     both = cv2.erode(ma & mb, k) > 0
     only_a, only_b = cv2.erode(ma & (1 - mb), k) > 0, cv2.erode(mb & (1 - ma), k) > 0
