@@ -485,12 +485,12 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
         indices.append(box)
     alpha = _rounded(w, h, r)
     # the picture's blobs well clear of every symbol: "none" crops for the classifier
-    near = [_grown(box, 0.4) for box in indices + [centre]]
+    near = [_padded(box, 0.4) for box in indices + [centre]]
     decoys = [d for d in decoys if all(_overlap(d, n) < 0.03 for n in near)]
     return Face(card, np.clip(img, 0, 255).astype(np.uint8), alpha, indices, centre, decoys)
 
 
-def _grown(box, by: float) -> tuple:
+def _padded(box, by: float) -> tuple:
     """`box` grown by `by` of its larger side on every side."""
     g = by * max(box[2] - box[0], box[3] - box[1])
     return (box[0] - g, box[1] - g, box[2] + g, box[3] + g)
