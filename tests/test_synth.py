@@ -221,10 +221,13 @@ def test_a_themed_deck_has_a_picture_in_the_middle_and_its_symbol_small_and_boxe
 
 
 def test_themed_decks_only_when_asked_for():
-    plain = make_scene(37, size=(320, 240))
-    assert make_scene(37, size=(320, 240), themed=0.0) == plain
-    themed = make_scene(37, size=(320, 240), themed=1.0)
-    assert themed == make_scene(37, size=(320, 240), themed=1.0)
+    # themed=1.0 draws a picture on every coloured card (the same each time); without it, none
+    kind = dict(size=(320, 240), kind="single")
+    plain = make_scene(38, **kind)
+    themed = make_scene(38, **kind, themed=1.0)
+    assert themed == make_scene(38, **kind, themed=1.0)
+    assert not np.array_equal(themed.image, plain.image)
+    assert themed.lookalikes and not plain.lookalikes       # the picture's parts, boxed as "none"
 
 
 @pytest.mark.parametrize("design", DESIGNS)
