@@ -71,14 +71,15 @@ def _top_in_view(sc) -> float | None:
 
 
 def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], size=(640, 480),
-          heights=(0.18, 0.75), tilt: float = 0.0) -> dict:
+          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None) -> dict:
     """Top card right (`rec(deck)` gives the recogniser for a scene's deck), over every scene
     with a top card and over the readable ones: those where the top card shows at least one
     symbol (a corner index or the centre; in the others a hand or the frame edge hides it, and
     the right answer is "no top card" or a guess). The readable ones are split into a clear view
     (at least 75% of the top card seen: how the game reads a settled pile) and the rest (a hand
     or the frame edge over more than a quarter of it). ``heights``: the cards' height range as a
-    share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees."""
+    share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees.
+    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer)."""
     ok = 0
     conf = collections.Counter()
     unreadable = collections.Counter()
@@ -101,6 +102,8 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
         right_of[view] += right
         if not right:
             conf[(str(sc.top), str(got))] += 1
+            if misses is not None:
+                misses.append(f"{first + i} {view} ({seen_of_top:.2f} in view): {sc.top} -> {got}")
     readable = seen["clear"] + seen["covered"]
     total = readable + sum(unreadable.values())
     return {"top_card_accuracy_readable": round((right_of["clear"] + right_of["covered"]) / max(readable, 1), 4),
@@ -144,12 +147,15 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
     return res
 
 
-def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000) -> dict:
+def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000,
+              misses: list | None = None) -> dict:
     clean = 0
     for i in range(n):
         sc = make_scene(first + i, size=(640, 480), kind=kind)
         r = rec.recognize(sc.image)
         clean += (not r.cards and r.top is None)
+        if (r.cards or r.top is not None) and misses is not None:
+            misses.append(f"{first + i} {kind}: " + ", ".join(f"{d.color} {d.symbol} {d.confidence:.2f}" for d in r.cards))
     return {"background_clean": round(clean / max(n, 1), 4), "n": n}
 
 
@@ -211,17 +217,22 @@ def main(argv=None) -> int:
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
     ap.add_argument("--model-dir", default=None)
+    ap.add_argument("--first-seed", type=int, default=SEEDS["bench"],
+                    help="the piles' first seed (default: the benchmark's; 9,200,000.. is a tuning set)")
+    ap.add_argument("--misses", action="store_true",
+                    help="also list each pile, negative and look-alike read wrong, by seed (to look at with make_scene)")
     ap.add_argument("--stock", action="store_true", help="also time a stock YOLO11n at 640 (needs ultralytics)")
     a = ap.parse_args(argv)
     rec = Recognizer("auto" if a.deck == "game" else a.deck, model_dir=a.model_dir, threads=1)
     res = {"deck": a.deck}
+    misses = [] if a.misses else None
     if a.deck == "game":      # each scene read with its own deck, as the game does
         per_deck = functools.lru_cache(None)(lambda d: Recognizer(d, model_dir=a.model_dir, threads=1))
         which, deck_name = per_deck, None
     else:
         which, deck_name = (lambda _d: rec), (None if a.deck == "auto" else a.deck)
     if a.piles:
-        res["piles"] = piles(which, a.piles, deck_name)
+        res["piles"] = piles(which, a.piles, deck_name, first=a.first_seed, misses=misses)
     if a.tilted:      # seeds 9,750,000..
         res["tilted_camera"] = piles(which, a.tilted, deck_name, first=SEEDS["bench"] + 750_000, tilt=45.0)
     for size in ((640, 480), (1600, 1200)) if a.small else ():
@@ -256,9 +267,9 @@ def main(argv=None) -> int:
         res["singles_themed_phone_1280x960"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 915_000,
                                                        size=(1280, 960), tilt=30.0, themed=1.0)
     if a.negatives:
-        res["negatives"] = negatives(rec, a.negatives)
+        res["negatives"] = negatives(rec, a.negatives, misses=misses)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)
-        res["lookalikes"] = negatives(rec, a.lookalikes, "lookalike", SEEDS["bench"] + 560_000)
+        res["lookalikes"] = negatives(rec, a.lookalikes, "lookalike", SEEDS["bench"] + 560_000, misses)
     if a.latency:
         imgs = [make_scene(SEEDS["bench"] + 800_000 + i, size=(640, 480)).image for i in range(a.latency)]
         small = [make_scene(SEEDS["bench"] + 850_000 + i, size=(1600, 1200), heights=(0.07, 0.18)).image
@@ -269,6 +280,8 @@ def main(argv=None) -> int:
                                     "small_cards_1600x1200_full_pipeline": latency(rec.recognize, small)}
         if a.stock:
             res["latency_ms_median"]["stock_yolo11n_640"] = stock_yolo_latency(imgs)
+    if misses is not None:
+        res["misses"] = misses
     print(json.dumps(res, indent=1))
     return 0
 
