@@ -8,6 +8,7 @@ from companion.paths import models_dir
 from companion.vision.colour import (HUES, balance, colour_of_hues, illuminant_gains, palette_misfit, read_colour,
                                      saturated_hues, white_balance)
 from companion.vision.recognizer import Detection, ModelError, Part, Recognition, Recognizer
+from companion.vision import recognizer
 from companion.vision.synth import make_scene
 
 HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
@@ -481,6 +482,21 @@ def test_a_coloured_symbol_on_white_paper_is_no_card(paper, ink, cards, face):
     rec = _Scripted([("index", box, 0.7, "7", 0.95)] + [("card", card, 0.6, "none", 0.0)] * face,
                     {box: "red", card: "red"})
     assert len(rec.recognize(img).cards) == cards
+
+
+def test_a_coloured_number_at_the_papers_edge_by_a_bright_table_is_no_card(monkeypatch):
+    # a score sheet's red 5 written at the sheet's edge, beside a saturated green cloth: the ring
+    # round its box takes in the cloth and is as saturated as a UNO card's ink, but inside the
+    # box the number inks the middle and the paper leaves the edge bare (a UNO index the other
+    # way round: a white symbol on ink)
+    img = np.full((480, 640, 3), (40, 200, 40), np.uint8)
+    img[100:400, 300:600] = (235, 235, 235)
+    cv2.putText(img, "5", (304, 236), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (40, 30, 210), 7)
+    box = (300, 200, 336, 240)
+    rec = _Scripted([("index", box, 0.7, "5", 0.95)], {box: "red"})
+    assert rec.recognize(img).cards == []
+    monkeypatch.setattr(recognizer, "MAX_INK_RISE", 1.0)     # the ring alone lets it in
+    assert len(rec.recognize(img).cards) == 1
 
 
 @pytest.mark.parametrize("symbol,score,cards", [
