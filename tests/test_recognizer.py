@@ -422,6 +422,17 @@ def test_overexposed_olive_stays_green_and_yellow_yellow(bgr, white, want):
     assert read_colour(over, CLASSIC)[0] == want
 
 
+@pytest.mark.parametrize("bgr,want", [((20, 158, 175), "yellow"), ((20, 175, 168), "green")])
+def test_a_shaded_yellow_keeps_its_hue_and_its_colour(bgr, want):
+    # a yellow's shaded print (or one beside a glare brighter than its white) is 0.71 as bright as
+    # the white, under YELLOW_BRIGHT, but stays at hue 27, the band's yellow end; an olive as dark
+    # sits at hue 31 and is green
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = bgr
+    patch[:5] = 245
+    assert read_colour(patch, CLASSIC)[0] == want
+
+
 def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():
     # no white print in the patch to compare with: the hue alone decides (an olive at hue 31 is
     # green), the patch's own brightness is not taken for a yellow's

@@ -26,6 +26,10 @@ HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22)
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
 YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellows (0.86-1.0)
+# ... at the band's yellow end a pixel needs less: from YELLOW_RAMP[0] at hue 26 up to YELLOW_BRIGHT
+# at hue YELLOW_RAMP[1]. A yellow's shaded or bevelled print, or one beside a glare brighter than
+# its white, stays at hue 26-28 however dark; the olives sit at 29-36 (real and rendered)
+YELLOW_RAMP = (0.65, 29)
 # ... but an overexposed photo clips the white and brightens an olive to it: there a yellow's red
 # and green clip together (hue 30) while an olive's green stays ahead (hue 30-36, median 35 on the
 # Roboflow photos exposed 1.6x). A bright pixel is yellow only up to this hue (yellows as taken:
@@ -99,7 +103,8 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
 
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
     card's white and an olive green far darker: in that band a pixel at least `YELLOW_BRIGHT` times
-    as bright as the patch's white is given yellow's hue, a darker one green's lower edge.
+    as bright as the patch's white (less at the band's yellow end: `YELLOW_RAMP`) is given yellow's
+    hue, a darker one green's lower edge.
     ``skin=False`` leaves out skin-like pixels (a hand over a card's middle)."""
     if patch is None or patch.size == 0:
         return None
@@ -119,7 +124,8 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     h, v = h[keep], v[keep].astype(np.float32)
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
     if band.any() and len(greys) >= min_pixels:
-        bright = (v >= YELLOW_BRIGHT * float(np.percentile(greys, 90))) & (h <= YELLOW_TOP)
+        least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
+        bright = (v >= least * float(np.percentile(greys, 90))) & (h <= YELLOW_TOP)
         bright &= (v < CLIP_V) | (h <= CLIP_HUE)
         h[band & bright] = HUES["yellow"][0]
         h[band & ~bright] = np.maximum(h[band & ~bright], YG_BAND[1] - 2)
