@@ -1,6 +1,10 @@
 """Benchmarks of the shipped recogniser (figures for the model card; not a test).
 
     python models/bench_recognizer.py --piles 500 --negatives 300 --latency 100 [--stock] [--small 300] [--tilted 300]
+    python models/bench_recognizer.py --deck game --piles 600 --first-seed 9200000 --negatives 0 --latency 0 --misses
+
+(``--misses`` lists every misread pile, negative and look-alike by seed; ``--first-seed`` moves
+the piles to another seed range, such as the tuning set at 9,200,000..)
 
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with

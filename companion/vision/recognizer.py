@@ -456,13 +456,14 @@ RING_GROW, MIN_RING_SAT = 1.35, 0.3
 # ... and inside its box, a UNO index's white symbol leaves the middle (the box less a fifth each
 # side) no more inked than the edge, where a printed rank or number on paper inks the middle more.
 # The middle's share of ink pixels less that of the edge's two most inked sides (a fifth of the
-# box deep): Roboflow validation indices at most 0.25 (99th percentile 0.11), the look-alike ranks
-# and numbers that pass the ring -0.3-0.63, five of 15 at 0.3 or more (tuning seeds 9,561,000..)
+# box deep): Roboflow validation indices at most 0.25 (99th percentile 0.11); of the 15 look-alike
+# ranks and numbers that pass the ring (tuning seeds 9,561,000..), five reach 0.3-0.63
 MAX_INK_RISE = 0.28
 # a wild's index lies on the card's black: inside its box at least MIN_WILD_BLACK of the pixels are
 # darker than BLACK_OF_WHITE of the white round it (Roboflow validation wilds 0.22 or more, rendered
 # ones 0.45 or more; a striped orange and purple cloth read as a wild's oval 0.003)
 MIN_WILD_BLACK, BLACK_OF_WHITE = 0.1, 0.3
+# ... unless nothing round it is brighter than this (OpenCV value): there black tells nothing
 MIN_WHITE_V = 40
 # a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
 RELOOK_GAIN = 1.3
