@@ -510,22 +510,6 @@ def test_a_coloured_number_at_the_papers_edge_by_a_bright_table_is_no_card(monke
     assert len(rec.recognize(img).cards) == 1
 
 
-@pytest.mark.parametrize("black,cards", [(False, 0), (True, 1)])
-def test_a_lone_wild_index_lies_on_the_cards_black(black, cards):
-    # a striped orange and purple cloth is read as a wild's four-colour corner: a wild's corner
-    # shows the card's black round its oval, the cloth none
-    img = np.full((480, 640, 3), (40, 140, 240), np.uint8)
-    for x in range(0, 640, 16):
-        img[:, x:x + 8] = (120, 40, 90)
-    box = (300, 200, 330, 235)
-    if black:       # the card: a white border round its black
-        img[180:310, 280:410] = (250, 250, 250)
-        img[196:300, 297:400] = (20, 20, 20)
-        cv2.ellipse(img, (315, 217), (8, 12), 30, 0, 360, (30, 110, 200), -1)
-    rec = _Scripted([("index", box, 0.5, "wild", 0.95)], {})
-    assert len(rec.recognize(img).cards) == cards
-
-
 @pytest.mark.parametrize("symbol,score,cards", [
     ("wild_seinfeld", 0.5, 0),          # a black playing-card rank read as a special wild's corner
     ("wild_seinfeld", 0.6, 1),

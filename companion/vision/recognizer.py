@@ -459,12 +459,6 @@ RING_GROW, MIN_RING_SAT = 1.35, 0.3
 # box deep): Roboflow validation indices at most 0.25 (99th percentile 0.11); of the 15 look-alike
 # ranks and numbers that pass the ring (tuning seeds 9,561,000..), five reach 0.3-0.63
 MAX_INK_RISE = 0.28
-# a wild's index lies on the card's black: inside its box at least MIN_WILD_BLACK of the pixels are
-# darker than BLACK_OF_WHITE of the white round it (Roboflow validation wilds 0.22 or more, rendered
-# ones 0.45 or more; a striped orange and purple cloth read as a wild's oval 0.003)
-MIN_WILD_BLACK, BLACK_OF_WHITE = 0.1, 0.3
-# ... unless nothing round it is brighter than this (OpenCV value): there black tells nothing
-MIN_WHITE_V = 40
 # a frame whose light needs a gain this strong (a warm bulb) is detected again after balancing
 RELOOK_GAIN = 1.3
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
@@ -664,25 +658,10 @@ def _on_ink(image: np.ndarray, box) -> bool:
     return float(ink[my:bh - my, mx:bw - mx].mean()) - (sides[0] + sides[1]) / 2 <= MAX_INK_RISE
 
 
-def _on_black(image: np.ndarray, box) -> bool:
-    """Whether `box` shows the black of a wild card round its symbol: at least `MIN_WILD_BLACK` of
-    its pixels darker than `BLACK_OF_WHITE` of the white round it."""
-    inside = _patch(image, box, 1.0)
-    if inside.size == 0:
-        return True
-    white = float(np.percentile(_patch(image, box, 3.0).max(axis=2), 95))
-    if white < MIN_WHITE_V:
-        return True         # nothing bright round it: black tells nothing
-    return float((inside.max(axis=2) < BLACK_OF_WHITE * white).mean()) >= MIN_WILD_BLACK
-
-
 def _uno_print(image: np.ndarray, p: Part) -> bool:
-    """Whether symbol part `p` can be a UNO card's print: a centre symbol, a wild's index on the
-    card's black (`_on_black`; its saturation says nothing), or a coloured index printed on ink
-    (`_on_ink`)."""
-    if p.cls == "centre":
-        return True
-    return _on_black(image, p.box) if kinds()[p.symbol].wild else _on_ink(image, p.box)
+    """Whether symbol part `p` can be a UNO card's print: a centre symbol, a wild's (on black,
+    whose saturation says nothing), or a coloured index printed on ink (`_on_ink`)."""
+    return p.cls == "centre" or kinds()[p.symbol].wild or _on_ink(image, p.box)
 
 
 def _grown(box, k: float) -> tuple:
