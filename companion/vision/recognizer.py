@@ -635,18 +635,19 @@ def _on_ink(image: np.ndarray, box) -> bool:
     x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
     if x2 <= x1 or y2 <= y1:
         return True
-    sat = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2HSV)[..., 1].astype(np.float32)
+    hsv = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2HSV)
+    sat = hsv[..., 1].astype(np.float32)
     ring = np.ones(sat.shape, bool)
     bx1, by1, bx2, by2 = (int(round(v)) for v in box)
-    ring[max(0, by1 - y1): max(0, by2 - y1), max(0, bx1 - x1): max(0, bx2 - x1)] = False
+    inner = np.s_[max(0, by1 - y1): max(0, by2 - y1), max(0, bx1 - x1): max(0, bx2 - x1)]
+    ring[inner] = False
     if ring.all() or not ring.any():
         return True         # no ring (the box fills its patch, at the frame's edge) or no inside
     if float(sat[ring].mean()) < MIN_RING_SAT * float(sat[~ring].mean()):
         return False
     # inside the box: a UNO index's white symbol leaves its middle less inked than its edge, a
     # printed rank or number inks its middle more than the paper at its edge
-    hsv = cv2.cvtColor(image[max(0, by1):max(0, by2), max(0, bx1):max(0, bx2)], cv2.COLOR_BGR2HSV)
-    ink = (hsv[..., 1] > 90) & (hsv[..., 2] > 50)
+    ink = (hsv[inner][..., 1] > 90) & (hsv[inner][..., 2] > 50)
     bh, bw = ink.shape
     if bh < 5 or bw < 5:
         return True
