@@ -3,8 +3,9 @@
     python models/bench_recognizer.py --piles 500 --negatives 300 --latency 100 [--stock] [--small 300] [--tilted 300]
     python models/bench_recognizer.py --deck game --piles 600 --first-seed 9200000 --negatives 0 --latency 0 --misses
 
-(``--misses`` lists every misread pile, negative and look-alike by seed; ``--first-seed`` moves
-the piles to another seed range, such as the tuning set at 9,200,000..)
+(``--misses`` lists every misread pile (also tilted and small), single card, negative and
+look-alike by seed; ``--first-seed`` moves the piles to another seed range, such as the tuning
+set at 9,200,000..)
 
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with
@@ -120,14 +121,15 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
 
 
 def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), tilt: float = 0.0,
-            fonts: tuple = (), shapes: tuple = (), favour: tuple = (), themed: float = 0.0) -> dict:
+            fonts: tuple = (), shapes: tuple = (), favour: tuple = (), themed: float = 0.0,
+            misses: list | None = None) -> dict:
     """Photos of one card (`rec(deck)` gives the recogniser for a scene's deck): the card read
     right (colour and symbol), split by how much of it the frame shows: whole (95% or more),
     most (75% or more: a finger over it, a corner off the frame) and cut (less, but a symbol
     shows); cards that show no symbol are left out. `fonts`: every deck prints its numbers in
     one of these TrueType fonts; `shapes`: every deck draws its action symbols one of these ways
     (`render.SHAPES`); `favour`: symbols drawn for half the cards; `themed`: the share of decks
-    with a picture in their cards' middles."""
+    with a picture in their cards' middles. ``misses``: gets a line for each card read wrong."""
     seen, right = collections.Counter(), collections.Counter()
     wrong = collections.Counter()
     for i in range(n):
@@ -145,6 +147,8 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
         right[view] += got == key(sc.top)
         if got != key(sc.top) and view != "cut":
             wrong[(str(sc.top), str(got))] += 1
+        if got != key(sc.top) and misses is not None:
+            misses.append(f"{first + i} single {view} ({vis:.2f} in view): {sc.top} -> {got}")
     res = {f"accuracy_{v}": round(right[v] / max(seen[v], 1), 4) for v in ("whole", "most", "cut")}
     res.update({v: seen[v] for v in ("whole", "most", "cut")})
     res["wrong_in_view"] = [f"{t} -> {g}: {c}" for (t, g), c in wrong.most_common(10)]
@@ -238,15 +242,19 @@ def main(argv=None) -> int:
     if a.piles:
         res["piles"] = piles(which, a.piles, deck_name, first=a.first_seed, misses=misses)
     if a.tilted:      # seeds 9,750,000..
-        res["tilted_camera"] = piles(which, a.tilted, deck_name, first=SEEDS["bench"] + 750_000, tilt=45.0)
+        res["tilted_camera"] = piles(which, a.tilted, deck_name, first=SEEDS["bench"] + 750_000, tilt=45.0,
+                                     misses=misses)
     for size in ((640, 480), (1600, 1200)) if a.small else ():
         # small cards: a camera far from the table, a wide photo (seeds 9,650,000..)
+        mine = None if misses is None else []
         res[f"small_cards_{size[0]}x{size[1]}"] = piles(which, a.small, deck_name, first=SEEDS["bench"] + 650_000,
-                                                        size=size, heights=(0.07, 0.18))
+                                                        size=size, heights=(0.07, 0.18), misses=mine)
+        if mine:        # the same seeds at both sizes
+            misses += [f"{line} at {size[0]}x{size[1]}" for line in mine]
     if a.singles:      # seeds 9,870,000.. and 9,880,000..
-        res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000)
+        res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000, misses=misses)
         res["singles_phone_1280x960"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 880_000,
-                                                size=(1280, 960), tilt=30.0)
+                                                size=(1280, 960), tilt=30.0, misses=misses)
     if a.unseen_fonts:      # seeds 9,890,000.. and 9,895,000..
         try:
             fonts = pick_fonts(a.font_names)

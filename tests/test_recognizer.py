@@ -583,3 +583,20 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses():
     assert 0 < res["whole"] + res["most"] + res["cut"] <= 8
     assert res["accuracy_whole"] == res["accuracy_most"] == res["accuracy_cut"] == 0
     assert all(m.split(" -> ")[1].startswith("None") for m in res["wrong_in_view"])
+
+
+def test_an_index_where_the_frame_cuts_the_card_belongs_to_its_face():
+    # a red 5 half off the frame's left edge: its face's box ends at the frame, so the corner index
+    # lies on the box's edge (where a card beneath's corner would lie on a whole card's box), and
+    # the index's crop runs off the frame, where a lone index must be read surer than this one
+    face, index = (0, 80, 200, 400), (0, 100, 20, 140)
+    rec = _Scripted([("card", face, 0.6, "none", 0.0), ("index", index, 0.6, "5", 0.85)],
+                    {face: "red", index: "red"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert [(c.color, c.symbol, c.box) for c in got.cards] == [("red", "5", face)]
+    # the same card and index away from the frame's edge: an index on a whole face's edge is
+    # another card's corner, and this one alone is read too unsurely to be a card
+    face, index = (100, 80, 300, 400), (100, 100, 120, 140)
+    rec = _Scripted([("card", face, 0.6, "none", 0.0), ("index", index, 0.6, "5", 0.65)],
+                    {face: "red", index: "red"})
+    assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards == []

@@ -228,10 +228,11 @@ class Recognizer:
         decides between the face's own corners and those of a card beneath, inside the upright box
         of a tilted face, when they are as many and as sure."""
         middles, shown = [], []
+        frame = image.shape[1], image.shape[0]
         for f in (p for p in parts if p.cls == "card"):
             if any(q.cls == "centre" and _inside(q.centre, f.box) for q in parts):
                 continue
-            symbols = {q.symbol for q in parts if q.cls == "index" and q.symbol != "none" and _within(q, f.box)}
+            symbols = {q.symbol for q in parts if q.cls == "index" and q.symbol != "none" and _within(q, f.box, frame)}
             if symbols:
                 cx, cy = f.centre
                 for k in MIDDLE_OF_BOX:
@@ -288,6 +289,7 @@ class Recognizer:
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         groups = self._group_faces(image, faces, syms, colors)
         self._group_rest(image, syms, groups)
+        frame = image.shape[1], image.shape[0]
         cards, faced = [], []
         for face, members in groups:
             det = self._decide(image, face, members, colors)
@@ -299,7 +301,7 @@ class Recognizer:
             if face is not None:
                 # its card's parts: those showing its symbol inside its box (another face's group
                 # may have taken its centre symbol)
-                faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box)], det))
+                faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, frame)], det))
         if faced:
             top = _uppermost(image, faced)
         else:         # no uncovered face found: the surest card
@@ -334,8 +336,9 @@ class Recognizer:
         playing card's."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
+        frame = image.shape[1], image.shape[0]
         for f in faces:
-            inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box)]
+            inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box, frame)]
             if not inside:
                 continue
             # a face's box is upright, the card may be tilted: indices of the cards beneath can lie
@@ -688,17 +691,19 @@ def _symbol_votes(members: list[Part]) -> dict[str, float]:
     return votes
 
 
-def _within(p: Part, box) -> bool:
+def _within(p: Part, box, frame: tuple) -> bool:
     """A part that can belong to the uncovered face `box`: its centre inside the box, and an
     index not on the box's very edge (a card's own corner index is printed inside its border,
-    so its centre is well inside even the upright box of a tilted card)."""
+    so its centre is well inside even the upright box of a tilted card). A side of the box on
+    the edge of the `frame` (w, h) is where the frame cuts the card, not the card's edge."""
     if not _inside(p.centre, box):
         return False
     if p.cls != "index":
         return True
-    cx, cy = p.centre
-    gap = min(cx - box[0], box[2] - cx, cy - box[1], box[3] - cy)
-    return gap >= 0.3 * p.size
+    (cx, cy), (w, h) = p.centre, frame
+    gaps = [g for g, cut in ((cx - box[0], box[0] <= 1), (box[2] - cx, box[2] >= w - 1),
+                             (cy - box[1], box[1] <= 1), (box[3] - cy, box[3] >= h - 1)) if not cut]
+    return not gaps or min(gaps) >= 0.3 * p.size
 
 
 def _inside(pt, box, margin: float = 0.02) -> bool:
