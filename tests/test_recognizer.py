@@ -209,8 +209,8 @@ class _Scripted(Recognizer):
 
     def face_colour(self, image, box, colors):
         c = self._colours.get(tuple(int(v) for v in box))
-        if isinstance(c, tuple):        # ("many", the commonest colour's share)
-            return (None, c[1], True)
+        if isinstance(c, tuple):        # ("many" or a colour, the commonest colour's share)
+            return (None, c[1], True) if c[0] == "many" else (c[0], c[1], False)
         return (None, 0.33, True) if c == "many" else (c, 1.0 if c else 0.0, False)
 
     def part_hues(self, image, part):
@@ -600,3 +600,37 @@ def test_an_index_where_the_frame_cuts_the_card_belongs_to_its_face():
     rec = _Scripted([("card", face, 0.6, "none", 0.0), ("index", index, 0.6, "5", 0.65)],
                     {face: "red", index: "red"})
     assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards == []
+
+
+@pytest.mark.parametrize("wild,share,corners,want", [
+    ("wild_draw_four", 0.95, 1, "green 5"),
+    ("wild_draw_four", 0.65, 1, "None wild_draw_four"),
+    ("wild_draw_four", 0.95, 2, "None wild_draw_four"),
+    ("wild_shuffle_hands", 0.95, 1, "None wild_shuffle_hands"),
+])
+def test_a_wild_corner_by_a_plainly_coloured_face_is_a_card_beneath(wild, share, corners, want):
+    # a green 5 dropped on a wild draw four: the wild's corner shows inside the 5's upright box and
+    # is read more surely than the 5's own corner. A middle plainly green is no wild draw four's
+    # (four colours); one whose colour holds less of it may be, half covered, and so may one
+    # whose box holds both its corners. A special wild's middle is black and white: a card
+    # beneath, seen through its box, may colour it
+    face, own = (10, 0, 360, 320), (35, 10, 95, 70)
+    parts = [("card", face, 0.6, "none", 0.0), ("index", own, 0.67, "5", 0.94)]
+    parts += [("index", box, 0.71, wild, 0.99) for box in [(55, 210, 105, 265), (260, 230, 310, 285)][:corners]]
+    rec = _Scripted(parts, {face: ("green", share), own: "green"})
+    top = rec.recognize(np.zeros((480, 640, 3), np.uint8)).top
+    assert f"{top.color} {top.symbol}" == want
+
+
+def test_with_no_face_read_the_top_card_is_one_inside_a_faces_box():
+    # a blue 9 under a dark hand: its face is found, but its middle reads red (the hand, a red card
+    # beneath), so no card is read as that face's. Of the two cards then read from their corners
+    # alone, the red 7 beneath (on the face box's edge) is read more surely; the blue 9's corner
+    # lies inside the face's box
+    face, nine, seven = (135, 150, 470, 465), (175, 375, 220, 418), (318, 130, 370, 175)
+    rec = _Scripted([("card", face, 0.62, "none", 0.0), ("index", nine, 0.67, "9", 0.98),
+                     ("index", seven, 0.66, "7", 0.99)],
+                    {face: "red", nine: "blue", seven: "red"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert sorted(f"{c.color} {c.symbol}" for c in got.cards) == ["blue 9", "red 7"]
+    assert (got.top.color, got.top.symbol) == ("blue", "9")

@@ -290,7 +290,7 @@ class Recognizer:
         groups = self._group_faces(image, faces, syms, colors)
         self._group_rest(image, syms, groups)
         frame = image.shape[1], image.shape[0]
-        cards, faced = [], []
+        cards, faced, framed = [], [], []
         for face, members in groups:
             det = self._decide(image, face, members, colors)
             if det is None:
@@ -298,14 +298,15 @@ class Recognizer:
             det = Detection(det.color, det.symbol, det.confidence,
                             tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
             cards.append(det)
+            framed.append(face is None and _in_a_face(members, faces, frame))
             if face is not None:
                 # its card's parts: those showing its symbol inside its box (another face's group
                 # may have taken its centre symbol)
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, frame)], det))
         if faced:
             top = _uppermost(image, faced)
-        else:         # no uncovered face found: the surest card
-            top = max(cards, key=lambda c: c.confidence) if cards else None
+        else:         # no uncovered face found: the surest card, one inside a face's box first
+            top = max(zip(cards, framed), key=lambda cf: (cf[1], cf[0].confidence))[0] if cards else None
         return Recognition(cards, top, parts)
 
     def _read_colours(self, image, syms: list[Part]) -> tuple:
@@ -356,6 +357,8 @@ class Recognizer:
                 p = syms[i]
                 if colour == WILD_FACE:      # a wild's oval: its own symbols, not coloured corners beneath
                     return kinds()[p.symbol].wild
+                if _under_coloured_face(p, f, syms, frame):
+                    return False
                 return p.cls == "centre" or colour is None or kinds()[p.symbol].wild or p.color in (None, colour)
             voters = [i for i in inside if fits(i)]
             if not voters:
@@ -393,14 +396,16 @@ class Recognizer:
         needs `SPECIAL_LONE_SCORE`."""
         used = {id(p) for _, members in groups for p in members}
         h, w = image.shape[:2]
+        frame, seen = (w, h), syms
         syms = [p for p in syms if id(p) in used or p.p >= EDGE_CONF or not _at_edge(p, w, h)]
         sure = [p for p in syms if p.cls == "index" and p.p >= self.sym_conf]
         rest = [p for p in syms if id(p) not in used and p.cls == "index"
                 and (p.p >= self.sym_conf or any(q is not p and _beside(p, q) for q in sure))]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
-            for g in groups:
-                if (g[0] is None and _same_card(p, g[1])) or (g[0] is not None and _corner_of(p, g[0], g[1])):
-                    g[1].append(p)
+            for face, members in groups:
+                if (face is None and _same_card(p, members)) or (face is not None and _corner_of(p, face, members)
+                                                                  and not _under_coloured_face(p, face, seen, frame)):
+                    members.append(p)
                     break
             else:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
@@ -516,6 +521,10 @@ MIDDLE_SHARE = 0.6
 # shares: 0.28 on a wild whose corners sit at its box's edge) is a wild's oval with no wild symbol
 # seen inside; a themed deck's picture is less even (0.45-0.58 on the themed cards misread)
 WILD_EVEN = 0.34
+# a face whose middle's commonest colour holds at least this share of its coloured pixels is a
+# coloured card's: a wild's corner index inside its box is a card's beneath (`_under_coloured_face`;
+# the misread faces: 0.83 and 0.98)
+ONE_COLOUR = 0.8
 # corner indices read at least this surely, two agreeing, outweigh a wild centre in a many-coloured
 # middle (`_wild_inside`)
 WILD_CORNERS_P = 0.8
@@ -547,6 +556,14 @@ def _uppermost(image: np.ndarray, faced: list) -> Detection:
                 break
             best = over[0]
     return best[2]
+
+
+def _in_a_face(members: list[Part], faces: list[Part], frame: tuple) -> bool:
+    """Whether a card that no face took shows a part inside a face's box: the face was found, but
+    its middle (a hand over it, cards beneath) read another colour. A wild's oval holds only a
+    wild's parts."""
+    return any(_within(p, f.box, frame) and (f.color != WILD_FACE or kinds()[p.symbol].wild)
+               for p in members for f in faces)
 
 
 def _card_quad(members: list[Part]) -> np.ndarray | None:
@@ -729,6 +746,18 @@ def _corner_of(p: Part, face: Part, members: list[Part]) -> bool:
     gx, gy = (x2 - x1) * 0.3, (y2 - y1) * 0.3
     near = x1 - gx <= p.centre[0] <= x2 + gx and y1 - gy <= p.centre[1] <= y2 + gy
     return near and any(q.symbol == p.symbol and q.color == p.color for q in members) and _fits_corner(p, members)
+
+
+def _under_coloured_face(p: Part, face: Part, syms: list[Part], frame: tuple) -> bool:
+    """A wild's or wild draw four's corner index by a face whose middle is plainly one colour
+    (`ONE_COLOUR`): a card's beneath, not the face's own corner (their middles show the four
+    colours), unless the face's box holds two corners of it (a hand over the middle can leave
+    one of the four colours). The special wilds' middles are black and white: a card beneath
+    colours them."""
+    if not (p.cls == "index" and p.symbol in ("wild", "wild_draw_four")
+            and face.color not in (None, WILD_FACE) and face.share >= ONE_COLOUR):
+        return False
+    return sum(q.cls == "index" and q.symbol == p.symbol and _within(q, face.box, frame) for q in syms) < 2
 
 
 def _beside(p: Part, q: Part) -> bool:
