@@ -228,11 +228,11 @@ class Recognizer:
         decides between the face's own corners and those of a card beneath, inside the upright box
         of a tilted face, when they are as many and as sure."""
         middles, shown = [], []
-        frame = image.shape[1], image.shape[0]
         for f in (p for p in parts if p.cls == "card"):
             if any(q.cls == "centre" and _inside(q.centre, f.box) for q in parts):
                 continue
-            symbols = {q.symbol for q in parts if q.cls == "index" and q.symbol != "none" and _within(q, f.box, frame)}
+            symbols = {q.symbol for q in parts
+                       if q.cls == "index" and q.symbol != "none" and _within(q, f.box, image.shape)}
             if symbols:
                 cx, cy = f.centre
                 for k in MIDDLE_OF_BOX:
@@ -289,8 +289,7 @@ class Recognizer:
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         groups = self._group_faces(image, faces, syms, colors)
         self._group_rest(image, syms, groups)
-        frame = image.shape[1], image.shape[0]
-        cards, faced, framed = [], [], []
+        cards, faced, loose = [], [], []
         for face, members in groups:
             det = self._decide(image, face, members, colors)
             if det is None:
@@ -298,15 +297,18 @@ class Recognizer:
             det = Detection(det.color, det.symbol, det.confidence,
                             tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
             cards.append(det)
-            framed.append(face is None and _in_a_face(members, faces, frame))
-            if face is not None:
+            if face is None:
+                loose.append((det, members))
+            else:
                 # its card's parts: those showing its symbol inside its box (another face's group
                 # may have taken its centre symbol)
-                faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, frame)], det))
+                faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
+                              det))
         if faced:
             top = _uppermost(image, faced)
-        else:         # no uncovered face found: the surest card, one inside a face's box first
-            top = max(zip(cards, framed), key=lambda cf: (cf[1], cf[0].confidence))[0] if cards else None
+        else:         # no uncovered face read: the surest card, one with a part inside a face's box first
+            top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
+                if loose else None
         return Recognition(cards, top, parts)
 
     def _read_colours(self, image, syms: list[Part]) -> tuple:
@@ -337,9 +339,8 @@ class Recognizer:
         playing card's."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
-        frame = image.shape[1], image.shape[0]
         for f in faces:
-            inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box, frame)]
+            inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box, image.shape)]
             if not inside:
                 continue
             # a face's box is upright, the card may be tilted: indices of the cards beneath can lie
@@ -357,7 +358,7 @@ class Recognizer:
                 p = syms[i]
                 if colour == WILD_FACE:      # a wild's oval: its own symbols, not coloured corners beneath
                     return kinds()[p.symbol].wild
-                if _under_coloured_face(p, f, syms, frame):
+                if _under_coloured_face(p, f, syms, image.shape):
                     return False
                 return p.cls == "centre" or colour is None or kinds()[p.symbol].wild or p.color in (None, colour)
             voters = [i for i in inside if fits(i)]
@@ -396,15 +397,18 @@ class Recognizer:
         needs `SPECIAL_LONE_SCORE`."""
         used = {id(p) for _, members in groups for p in members}
         h, w = image.shape[:2]
-        frame, seen = (w, h), syms
+        every = syms
         syms = [p for p in syms if id(p) in used or p.p >= EDGE_CONF or not _at_edge(p, w, h)]
         sure = [p for p in syms if p.cls == "index" and p.p >= self.sym_conf]
         rest = [p for p in syms if id(p) not in used and p.cls == "index"
                 and (p.p >= self.sym_conf or any(q is not p and _beside(p, q) for q in sure))]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for face, members in groups:
-                if (face is None and _same_card(p, members)) or (face is not None and _corner_of(p, face, members)
-                                                                  and not _under_coloured_face(p, face, seen, frame)):
+                if face is None:
+                    mine = _same_card(p, members)
+                else:
+                    mine = _corner_of(p, face, members) and not _under_coloured_face(p, face, every, image.shape)
+                if mine:
                     members.append(p)
                     break
             else:
@@ -558,11 +562,11 @@ def _uppermost(image: np.ndarray, faced: list) -> Detection:
     return best[2]
 
 
-def _in_a_face(members: list[Part], faces: list[Part], frame: tuple) -> bool:
+def _in_a_face(members: list[Part], faces: list[Part], shape: tuple) -> bool:
     """Whether a card that no face took shows a part inside a face's box: the face was found, but
     its middle (a hand over it, cards beneath) read another colour. A wild's oval holds only a
     wild's parts."""
-    return any(_within(p, f.box, frame) and (f.color != WILD_FACE or kinds()[p.symbol].wild)
+    return any(_within(p, f.box, shape) and (f.color != WILD_FACE or kinds()[p.symbol].wild)
                for p in members for f in faces)
 
 
@@ -708,16 +712,16 @@ def _symbol_votes(members: list[Part]) -> dict[str, float]:
     return votes
 
 
-def _within(p: Part, box, frame: tuple) -> bool:
+def _within(p: Part, box, shape: tuple) -> bool:
     """A part that can belong to the uncovered face `box`: its centre inside the box, and an
     index not on the box's very edge (a card's own corner index is printed inside its border,
     so its centre is well inside even the upright box of a tilted card). A side of the box on
-    the edge of the `frame` (w, h) is where the frame cuts the card, not the card's edge."""
+    the edge of the frame (`shape`: the image's) is where the frame cuts the card, not the card's edge."""
     if not _inside(p.centre, box):
         return False
     if p.cls != "index":
         return True
-    (cx, cy), (w, h) = p.centre, frame
+    (cx, cy), (h, w) = p.centre, shape[:2]
     gaps = [g for g, cut in ((cx - box[0], box[0] <= 1), (box[2] - cx, box[2] >= w - 1),
                              (cy - box[1], box[1] <= 1), (box[3] - cy, box[3] >= h - 1)) if not cut]
     return not gaps or min(gaps) >= 0.3 * p.size
@@ -748,7 +752,7 @@ def _corner_of(p: Part, face: Part, members: list[Part]) -> bool:
     return near and any(q.symbol == p.symbol and q.color == p.color for q in members) and _fits_corner(p, members)
 
 
-def _under_coloured_face(p: Part, face: Part, syms: list[Part], frame: tuple) -> bool:
+def _under_coloured_face(p: Part, face: Part, syms: list[Part], shape: tuple) -> bool:
     """A wild's or wild draw four's corner index by a face whose middle is plainly one colour
     (`ONE_COLOUR`): a card's beneath, not the face's own corner (their middles show the four
     colours), unless the face's box holds two corners of it (a hand over the middle can leave
@@ -757,7 +761,7 @@ def _under_coloured_face(p: Part, face: Part, syms: list[Part], frame: tuple) ->
     if not (p.cls == "index" and p.symbol in ("wild", "wild_draw_four")
             and face.color not in (None, WILD_FACE) and face.share >= ONE_COLOUR):
         return False
-    return sum(q.cls == "index" and q.symbol == p.symbol and _within(q, face.box, frame) for q in syms) < 2
+    return sum(q.cls == "index" and q.symbol == p.symbol and _within(q, face.box, shape) for q in syms) < 2
 
 
 def _beside(p: Part, q: Part) -> bool:
