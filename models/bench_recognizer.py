@@ -27,6 +27,10 @@ set at 9,200,000..)
   with --themed N, the same on N photos of themed decks (a picture in every coloured card's
   middle, its symbol small beside it, as licensed decks print them; seeds 9,910,000.. and
   9,915,000..);
+- with --fans N, N photos of a fan of cards held up and N of cards spread side by side, overhead
+  and by the leaning phone, scored as the shared scorer scores photos of several cards: the
+  multiset of reported cards (colour and symbol) against every card whose corner index is in
+  view (seeds 9,920,000.. and 9,930,000..; +5,000 by the phone);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
@@ -155,6 +159,43 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
     return res
 
 
+def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(640, 480), tilt: float = 0.0,
+          misses: list | None = None) -> dict:
+    """Photos of several cards (`kind` "fan": held up for a hand scan; "spread": laid side by
+    side), scored as the shared scorer scores them: the multiset of reported cards (colour and
+    symbol; a wild's colour not counted) against every card whose corner index is in view (75%
+    of it or more). A reported card that is in the photo with less of it in view (the next card
+    of a fan covers most of its index) is neither missed nor false: a labeller may or may not
+    have listed it (``multi_precision_strict`` counts it false)."""
+    tp = fp = fn = exact = partial = 0
+    wrong = collections.Counter()
+    for i in range(n):
+        sc = make_scene(first + i, size=size, kind=kind, deck_name=deck_name, tilt=tilt)
+        # (a camera leaning over the table can push part of an index out of the frame)
+        in_view = {id(lab.card) for lab in sc.labels if lab.cls == "index" and lab.visible >= 0.75}
+        truth = collections.Counter(key(c) for c in sc.cards if id(c) in in_view)
+        seen = collections.Counter(det_key(d) for d in rec(sc.deck).recognize(sc.image).cards)
+        inter = sum((truth & seen).values())
+        extra = seen - truth
+        hidden = extra & (collections.Counter(key(c) for c in sc.present) - truth)
+        tp += inter
+        fn += sum(truth.values()) - inter
+        fp += sum((extra - hidden).values())
+        partial += sum(hidden.values())
+        exact += not (truth - seen) and not (extra - hidden)
+        for k in (truth - seen):
+            wrong[("missed", str(k))] += 1
+        for k in (extra - hidden):
+            wrong[("false", str(k))] += 1
+        if (truth - seen or extra - hidden) and misses is not None:
+            misses.append(f"{first + i} {kind} {size[0]}x{size[1]}: missed {sorted(map(str, truth - seen))}, "
+                          f"false {sorted(map(str, extra - hidden))}")
+    return {"multi_recall": round(tp / max(tp + fn, 1), 4), "multi_precision": round(tp / max(tp + fp, 1), 4),
+            "multi_precision_strict": round(tp / max(tp + fp + partial, 1), 4),
+            "photos_all_right": round(exact / max(n, 1), 4), "n": n, "cards": tp + fn,
+            "worst": [f"{w} {k}: {c}" for (w, k), c in wrong.most_common(10)]}
+
+
 def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000,
               misses: list | None = None) -> dict:
     clean = 0
@@ -221,6 +262,9 @@ def main(argv=None) -> int:
     ap.add_argument("--themed", type=int, default=0, metavar="N",
                     help="also N photos of one card (overhead and by a phone) of themed decks: a picture in "
                          "every coloured card's middle, its symbol small beside it (no training drew these)")
+    ap.add_argument("--fans", type=int, default=0, metavar="N",
+                    help="also N photos of a fan of cards and N of cards spread side by side, overhead at 640x480 "
+                         "and by a leaning phone at 1280x960: every card in view (multi recall and precision)")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
@@ -278,6 +322,12 @@ def main(argv=None) -> int:
         res["singles_themed_640x480"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 910_000, themed=1.0)
         res["singles_themed_phone_1280x960"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 915_000,
                                                        size=(1280, 960), tilt=30.0, themed=1.0)
+    if a.fans:      # seeds 9,920,000.. (fans) and 9,930,000.. (spread hands); +5,000 by the phone
+        for kind, first in (("fan", 920_000), ("spread", 930_000)):
+            res[f"{kind}_640x480"] = multi(which, a.fans, deck_name, first=SEEDS["bench"] + first, kind=kind,
+                                           misses=misses)
+            res[f"{kind}_phone_1280x960"] = multi(which, a.fans, deck_name, first=SEEDS["bench"] + first + 5000,
+                                                  kind=kind, size=(1280, 960), tilt=30.0, misses=misses)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives, misses=misses)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)

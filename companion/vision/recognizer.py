@@ -10,6 +10,7 @@ own pixels. Runs on ONNX Runtime and OpenCV only (no torch on the Pi)::
 from __future__ import annotations
 
 import collections
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -288,7 +289,7 @@ class Recognizer:
         colors = self._read_colours(image, syms)
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         groups = self._group_faces(image, faces, syms, colors)
-        self._group_rest(image, syms, groups)
+        self._group_rest(image, syms, groups, colors)
         cards, faced, loose = [], [], []
         for face, members in groups:
             det = self._decide(image, face, members, colors)
@@ -296,6 +297,9 @@ class Recognizer:
                 continue
             det = Detection(det.color, det.symbol, det.confidence,
                             tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
+            if face is not None and any((d.color, d.symbol) == (det.color, det.symbol) and _overlap(d.box, det.box) >= ONE_FACE
+                                        for _, _, d in faced):
+                continue    # one card's face found twice (a hand across it splits it in two)
             cards.append(det)
             if face is None:
                 loose.append((det, members))
@@ -339,8 +343,17 @@ class Recognizer:
         playing card's."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
-        for f in faces:
-            inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box, image.shape)]
+        raw = functools.lru_cache(None)(lambda k: self.face_colour(image, faces[k].box, colors)[0])
+
+        def elsewhere(p: Part, k: int) -> bool:
+            """Is part `p` inside face `k`'s upright box the part of another face (tilted cards side
+            by side)? One it lies deeper inside, whose middle is the part's colour (a wild's: any)."""
+            return any(j != k and _within(p, g.box, image.shape) and _depth(p, g.box) > _depth(p, faces[k].box)
+                       and (p.color is None or raw(j) == p.color) for j, g in enumerate(faces))
+
+        for k, f in enumerate(faces):
+            inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box, image.shape)
+                      and not elsewhere(p, k)]
             if not inside:
                 continue
             # a face's box is upright, the card may be tilted: indices of the cards beneath can lie
@@ -383,7 +396,7 @@ class Recognizer:
             groups.append((f, members))
         return groups
 
-    def _group_rest(self, image: np.ndarray, syms: list[Part], groups: list) -> None:
+    def _group_rest(self, image: np.ndarray, syms: list[Part], groups: list, colors) -> None:
         """The indices no face took are cards of their own (a centre symbol outside any uncovered
         face is too easily a pattern on the table), or the far corner of a face or of another
         index. An index the classifier is less sure of counts only beside a sure one: the
@@ -394,8 +407,11 @@ class Recognizer:
         (an ordinary playing card's rank is found, faintly, as an index), and a coloured one only
         when it is printed on ink (`_uno_print`: a playing card's red rank is printed on white
         paper). A special wild's index alone
-        needs `SPECIAL_LONE_SCORE`."""
+        needs `SPECIAL_LONE_SCORE`. An index read surely beside a sure index of a card already
+        made (a fan's next corner) needs only `FAN_SCORE`, and not the ink test: a fanned
+        card's index lies on a thin strip between white borders, whose ring is mostly white."""
         used = {id(p) for _, members in groups for p in members}
+        anchors = [p for _, members in groups for p in members if p.cls == "index" and p.p >= self.sym_conf]
         h, w = image.shape[:2]
         every = syms
         syms = [p for p in syms if id(p) in used or p.p >= EDGE_CONF or not _at_edge(p, w, h)]
@@ -405,16 +421,37 @@ class Recognizer:
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for face, members in groups:
                 if face is None:
-                    mine = _same_card(p, members)
+                    mine = _same_card(p, members, every) and not any(
+                        self._middle_differs(image, p, q, colors) for q in members)
                 else:
-                    mine = _corner_of(p, face, members) and not _under_coloured_face(p, face, every, image.shape)
+                    mine = (_corner_of(p, face, members, every)
+                            and not _under_coloured_face(p, face, every, image.shape))
                 if mine:
                     members.append(p)
                     break
             else:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
-                if p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p):
+                alone = p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p)
+                fanned = (not special and p.p >= self.sym_conf and p.score >= FAN_SCORE
+                          and any(_beside(p, q) for q in anchors))
+                if alone or fanned:
                     groups.append((None, [p]))
+                    if alone and p.p >= self.sym_conf:
+                        anchors.append(p)
+
+    def _middle_differs(self, image: np.ndarray, p: Part, q: Part, colors) -> bool:
+        """Would two corner indices' card show another colour in its middle (halfway between
+        them)? Then they are two cards (fanned twins, the cards between them another colour). A
+        wild's middle is its four colours: one plain colour there is another card."""
+        (px, py), (qx, qy) = p.centre, q.centre
+        r = 1.25 * (p.size + q.size) / 2
+        mx, my = (px + qx) / 2, (py + qy) / 2
+        colour, share, many = self.face_colour(image, (mx - r, my - r, mx + r, my + r), colors)
+        if colour is None:
+            return False
+        if p.color is None:
+            return not many and share >= ONE_COLOUR
+        return colour != p.color and share >= MIDDLE_SHARE
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
         votes = _symbol_votes(members)
@@ -454,6 +491,9 @@ EDGE_CONF = 0.9
 # an index no face took starts a card of its own only when the detector is this sure of it (a
 # playing card's rank scores 0.26-0.45, a real UNO index in a fan 0.6-0.8)
 LONE_SCORE = 0.4
+# ... or this sure when read surely beside a sure index of a card already made (a fan's next corner:
+# fanned cards' indices score 0.32-0.4 where the next card covers part of them)
+FAN_SCORE = 0.3
 # ... and a special wild's (customizable, Seinfeld, swap or shuffle hands) only when this sure: its
 # corner is a plain black card's with one small white mark, and a playing card's black rank ("J",
 # "5") is read as one, scoring 0.43-0.51 (look-alike tables); real ones alone in piles: 14 of the tuning
@@ -727,29 +767,59 @@ def _within(p: Part, box, shape: tuple) -> bool:
     return not gaps or min(gaps) >= 0.3 * p.size
 
 
+def _depth(p: Part, box) -> float:
+    """How deep inside `box` part `p`'s centre lies: its least distance to the box's sides, as a
+    share of the box's longer side."""
+    (cx, cy), (x1, y1, x2, y2) = p.centre, box
+    return min(cx - x1, x2 - cx, cy - y1, y2 - cy) / max(x2 - x1, y2 - y1, 1e-6)
+
+
 def _inside(pt, box, margin: float = 0.02) -> bool:
     w, h = box[2] - box[0], box[3] - box[1]
     return box[0] - margin * w <= pt[0] <= box[2] + margin * w and box[1] - margin * h <= pt[1] <= box[3] + margin * h
 
 
-def _same_card(p: Part, members: list[Part]) -> bool:
-    """Two corner indices of one card: same symbol and colour, about a card's diagonal apart."""
+def _same_card(p: Part, members: list[Part], syms: list[Part]) -> bool:
+    """Two corner indices of one card: same symbol and colour, about a card's diagonal apart,
+    and no other card's index between them (`_between`: fanned twins)."""
     for q in members:
         if q.symbol != p.symbol or q.color != p.color:
             return False
         d = np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1])
         size = (p.size + q.size) / 2
-        if not (2.5 * size <= d <= 9 * size):
+        if not (2.5 * size <= d <= 9 * size) or _between(p, q, syms):
             return False
     return True
 
 
-def _corner_of(p: Part, face: Part, members: list[Part]) -> bool:
-    """An index just outside a face's (loose) box that shows the face's own symbol and colour."""
+def _corner_of(p: Part, face: Part, members: list[Part], syms: list[Part]) -> bool:
+    """An index just outside a face's (loose) box that shows the face's own symbol and colour,
+    with no other card's index between it and the face's corner (`_between`)."""
     x1, y1, x2, y2 = face.box
     gx, gy = (x2 - x1) * 0.3, (y2 - y1) * 0.3
     near = x1 - gx <= p.centre[0] <= x2 + gx and y1 - gy <= p.centre[1] <= y2 + gy
-    return near and any(q.symbol == p.symbol and q.color == p.color for q in members) and _fits_corner(p, members)
+    return (near and any(q.symbol == p.symbol and q.color == p.color for q in members) and _fits_corner(p, members)
+            and not any(_between(p, q, syms) for q in members if q.cls == "index"))
+
+
+def _between(p: Part, q: Part, syms: list[Part]) -> bool:
+    """Does another card's corner index (another symbol or colour) lie between indices `p` and
+    `q`, within an index size of the line joining them? A card's two corners have its middle
+    between them; the corners of fanned twins have the corners of the cards fanned between them."""
+    a, b = np.float32(p.centre), np.float32(q.centre)
+    ab = b - a
+    n2 = float(ab @ ab)
+    if n2 == 0:
+        return False
+    reach = (p.size + q.size) / 2
+    for r in syms:
+        if r.cls != "index" or r is p or r is q or (r.symbol == p.symbol and r.color == p.color):
+            continue
+        ar = np.float32(r.centre) - a
+        t = float(ar @ ab) / n2
+        if BETWEEN[0] <= t <= BETWEEN[1] and abs(float(ar[0] * ab[1] - ar[1] * ab[0])) / np.sqrt(n2) <= reach:
+            return True
+    return False
 
 
 def _under_coloured_face(p: Part, face: Part, syms: list[Part], shape: tuple) -> bool:
@@ -762,6 +832,14 @@ def _under_coloured_face(p: Part, face: Part, syms: list[Part], shape: tuple) ->
             and face.color not in (None, WILD_FACE) and face.share >= ONE_COLOUR):
         return False
     return sum(q.cls == "index" and q.symbol == p.symbol and _within(q, face.box, shape) for q in syms) < 2
+
+
+# two faces read as the same card, the smaller this much inside the other, are one card's face
+# found twice: two uncovered faces cannot lie over each other (upright boxes of tilted cards side
+# by side overlap at their corners)
+ONE_FACE = 0.5
+# the part of the line between two corner indices where another card's index shows they are two cards
+BETWEEN = (0.15, 0.85)
 
 
 def _beside(p: Part, q: Part) -> bool:
@@ -777,6 +855,14 @@ def _fits_corner(p: Part, members: list[Part]) -> bool:
         return False
     return all(np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]) >= 2.5 * (p.size + q.size) / 2
                for q in corners)
+
+
+def _overlap(a, b) -> float:
+    """The share of the smaller of boxes `a` and `b` that the other covers."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy / small if small > 0 else 0.0
 
 
 def _iou(a, b) -> float:

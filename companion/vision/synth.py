@@ -45,6 +45,7 @@ class Scene:
     kind: str = "pile"
     deck: str = "classic"            # the deck profile the cards were drawn from
     lookalikes: list = field(default_factory=list)   # boxes of printed ranks, digits and pictures: no UNO symbol
+    present: list = field(default_factory=list)      # every face-up card placed, however little of it shows
 
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
@@ -524,4 +525,5 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     img = np.clip(img, 0, 255).astype(np.uint8)
     if effects:
         img = camera_effects(img, rng)
-    return Scene(img, labels, top, cards, kind, str(deck_name), lookalikes)
+    present = [p.face.card for p in canvas.placed if p.face.card is not None]
+    return Scene(img, labels, top, cards, kind, str(deck_name), lookalikes, present)
