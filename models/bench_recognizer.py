@@ -27,10 +27,10 @@ set at 9,200,000..)
   with --themed N, the same on N photos of themed decks (a picture in every coloured card's
   middle, its symbol small beside it, as licensed decks print them; seeds 9,910,000.. and
   9,915,000..);
-- with --fans N, N photos of a fan of cards held up and N of cards spread side by side, overhead
-  and by the leaning phone, scored as the shared scorer scores photos of several cards: the
-  multiset of reported cards (colour and symbol) against every card whose corner index is in
-  view (seeds 9,920,000.. and 9,930,000..; +5,000 by the phone);
+- with --multi N, N photos each of a fan of cards held up, of cards spread side by side and of a
+  discard pile, overhead and by the leaning phone, scored as the shared scorer scores photos of
+  several cards: the multiset of reported cards (colour and symbol) against every card whose
+  corner index is in view (seeds 9,920,000.., 9,930,000.. and 9,940,000..; +5,000 by the phone);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
@@ -162,11 +162,11 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
 def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(640, 480), tilt: float = 0.0,
           misses: list | None = None) -> dict:
     """Photos of several cards (`kind` "fan": held up for a hand scan; "spread": laid side by
-    side), scored as the shared scorer scores them: the multiset of reported cards (colour and
-    symbol; a wild's colour not counted) against every card whose corner index is in view (75%
-    of it or more). A reported card that is in the photo with less of it in view (the next card
-    of a fan covers most of its index) is neither missed nor false: a labeller may or may not
-    have listed it (``multi_precision_strict`` counts it false)."""
+    side; "pile": a discard pile), scored as the shared scorer scores them: the multiset of
+    reported cards (colour and symbol; a wild's colour not counted) against every card whose
+    corner index is in view (75% of it or more). A reported card that is in the photo with less
+    of it in view (the next card of a fan covers most of its index) is neither missed nor false:
+    a labeller may or may not have listed it (``multi_precision_strict`` counts it false)."""
     tp = fp = fn = exact = partial = 0
     wrong = collections.Counter()
     for i in range(n):
@@ -262,9 +262,9 @@ def main(argv=None) -> int:
     ap.add_argument("--themed", type=int, default=0, metavar="N",
                     help="also N photos of one card (overhead and by a phone) of themed decks: a picture in "
                          "every coloured card's middle, its symbol small beside it (no training drew these)")
-    ap.add_argument("--fans", type=int, default=0, metavar="N",
-                    help="also N photos of a fan of cards and N of cards spread side by side, overhead at 640x480 "
-                         "and by a leaning phone at 1280x960: every card in view (multi recall and precision)")
+    ap.add_argument("--multi", type=int, default=0, metavar="N",
+                    help="also N photos each of a fan of cards, of cards spread side by side and of a pile, overhead "
+                         "at 640x480 and by a leaning phone at 1280x960: every card in view (multi recall and precision)")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
     ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
@@ -322,11 +322,11 @@ def main(argv=None) -> int:
         res["singles_themed_640x480"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 910_000, themed=1.0)
         res["singles_themed_phone_1280x960"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 915_000,
                                                        size=(1280, 960), tilt=30.0, themed=1.0)
-    if a.fans:      # seeds 9,920,000.. (fans) and 9,930,000.. (spread hands); +5,000 by the phone
-        for kind, first in (("fan", 920_000), ("spread", 930_000)):
-            res[f"{kind}_640x480"] = multi(which, a.fans, deck_name, first=SEEDS["bench"] + first, kind=kind,
+    if a.multi:      # seeds 9,920,000.. (fans), 9,930,000.. (spread hands), 9,940,000.. (piles); +5,000 by the phone
+        for kind, first in (("fan", 920_000), ("spread", 930_000), ("pile", 940_000)):
+            res[f"{kind}_640x480"] = multi(which, a.multi, deck_name, first=SEEDS["bench"] + first, kind=kind,
                                            misses=misses)
-            res[f"{kind}_phone_1280x960"] = multi(which, a.fans, deck_name, first=SEEDS["bench"] + first + 5000,
+            res[f"{kind}_phone_1280x960"] = multi(which, a.multi, deck_name, first=SEEDS["bench"] + first + 5000,
                                                   kind=kind, size=(1280, 960), tilt=30.0, misses=misses)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives, misses=misses)

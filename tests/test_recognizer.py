@@ -638,17 +638,21 @@ def test_with_no_face_read_the_top_card_is_one_inside_a_faces_box():
 
 
 @pytest.mark.parametrize("between,want", [
-    (True, ["green 2", "green 2", "red 3", "red 5"]),
-    (False, ["green 2"]),
+    ("fanned", ["green 2", "green 2", "red 3", "red 5"]),
+    ("nothing", ["green 2"]),
+    ("a face", ["green 2", "red 3"]),
 ])
 def test_fanned_twins_with_other_cards_between_are_two_cards(between, want):
     # two green 2s fanned with a red 5 and a red 3 between them: their corner indices are about
     # a card's diagonal apart, as one card's two corners are; but a card's two corners have its
-    # own middle between them, not the corners of other cards
+    # own middle between them, not the corners of other cards. An uncovered face's own corner
+    # between them is a card lying over the middle of one green 2 beneath (a pile)
     twos = [(222, 177, 251, 209), (169, 259, 198, 286)]
-    reds = [((168, 215, 199, 245), "5"), ((194, 189, 224, 219), "3")] if between else []
-    rec = _Scripted([("index", b, 0.7, "2", 0.97) for b in twos] + [("index", b, 0.7, s, 0.97) for b, s in reds],
-                    {**{b: "green" for b in twos}, **{b: "red" for b, _ in reds}})
+    reds = {"fanned": [((168, 215, 199, 245), "5"), ((194, 189, 224, 219), "3")], "nothing": [],
+            "a face": [((194, 189, 224, 219), "3")]}[between]
+    face = [("card", (185, 180, 228, 230), 0.7, "none", 0.0)] if between == "a face" else []
+    rec = _Scripted([("index", b, 0.7, "2", 0.97) for b in twos] + [("index", b, 0.7, s, 0.97) for b, s in reds]
+                    + face, {**{b: "green" for b in twos}, **{b: "red" for b, _ in reds}, (185, 180, 228, 230): "red"})
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert sorted(str(d.card) for d in got.cards) == want
 
@@ -667,16 +671,21 @@ class _MiddleShows(_Scripted):
         return super().face_colour(image, box, colors)
 
 
-@pytest.mark.parametrize("middle,cards", [("blue", 2), ("green", 1), (None, 1)])
-def test_two_corners_with_another_colour_halfway_are_two_cards(middle, cards):
+@pytest.mark.parametrize("middle,face,cards", [("blue", False, 2), ("green", False, 1), (None, False, 1),
+                                               ("blue", True, 1)])
+def test_two_corners_with_another_colour_halfway_are_two_cards(middle, face, cards):
     # two green 7s at the ends of a wide fan, with no index found between them: halfway between
     # them a card of their own would show its green middle; a blue one there means two cards (a
-    # hand there, no colour, leaves them one card's two corners)
+    # hand there, no colour, leaves them one card's two corners). Not when an uncovered blue
+    # face lies there: a blue card over the middle of a green 7 beneath (a pile)
     a, b = (137, 218, 180, 264), (423, 121, 463, 164)
-    rec = _MiddleShows([("index", a, 0.75, "7", 0.98), ("index", b, 0.7, "7", 0.98)], {a: "green", b: "green"},
+    parts = [("index", a, 0.75, "7", 0.98), ("index", b, 0.7, "7", 0.98)]
+    if face:
+        parts += [("card", (200, 100, 400, 290), 0.7, "none", 0.0), ("centre", (260, 150, 340, 240), 0.5, "3", 0.98)]
+    rec = _MiddleShows(parts, {a: "green", b: "green", (260, 150, 340, 240): "blue"},
                        ((137 + 180 + 423 + 463) / 4, (218 + 264 + 121 + 164) / 4), middle)
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
-    assert [str(d.card) for d in got.cards] == ["green 7"] * cards
+    assert [str(d.card) for d in got.cards if d.symbol == "7"] == ["green 7"] * cards
 
 
 @pytest.mark.parametrize("anchor,p,cards", [(True, 0.95, 2), (False, 0.95, 0), (True, 0.6, 1)])

@@ -418,13 +418,18 @@ class Recognizer:
         sure = [p for p in syms if p.cls == "index" and p.p >= self.sym_conf]
         rest = [p for p in syms if id(p) not in used and p.cls == "index"
                 and (p.p >= self.sym_conf or any(q is not p and _beside(p, q) for q in sure))]
+        # fanned twins are told from one card's two corners by what lies between them: the
+        # corners of the cards fanned between (those no face took: a face's own corner there is
+        # a card lying over the middle of a card beneath, in a pile) or another colour
+        loose = [p for p in every if id(p) not in used]
+        faces = [face for face, _ in groups if face is not None]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for face, members in groups:
                 if face is None:
-                    mine = _same_card(p, members, every) and not any(
-                        self._middle_differs(image, p, q, colors) for q in members)
+                    mine = _same_card(p, members, loose) and not any(
+                        self._middle_differs(image, p, q, colors, faces) for q in members)
                 else:
-                    mine = (_corner_of(p, face, members, every)
+                    mine = (_corner_of(p, face, members, loose)
                             and not _under_coloured_face(p, face, every, image.shape))
                 if mine:
                     members.append(p)
@@ -439,13 +444,18 @@ class Recognizer:
                     if alone and p.p >= self.sym_conf:
                         anchors.append(p)
 
-    def _middle_differs(self, image: np.ndarray, p: Part, q: Part, colors) -> bool:
+    def _middle_differs(self, image: np.ndarray, p: Part, q: Part, colors, faces: list[Part]) -> bool:
         """Would two corner indices' card show another colour in its middle (halfway between
         them)? Then they are two cards (fanned twins, the cards between them another colour). A
-        wild's middle is its four colours: one plain colour there is another card."""
+        wild's middle is its four colours: one plain colour there is another card. Not where
+        the middle lies well inside an uncovered face (`COVERED_DEPTH`): a card over the middle
+        of a card beneath (a pile), whose colour says nothing of the card beneath."""
         (px, py), (qx, qy) = p.centre, q.centre
         r = 1.25 * (p.size + q.size) / 2
         mx, my = (px + qx) / 2, (py + qy) / 2
+        mid = Part("centre", (mx - 1, my - 1, mx + 1, my + 1), 0.0)
+        if any(_inside(mid.centre, f.box, 0.0) and _depth(mid, f.box) >= COVERED_DEPTH for f in faces):
+            return False
         colour, share, many = self.face_colour(image, (mx - r, my - r, mx + r, my + r), colors)
         if colour is None:
             return False
@@ -838,6 +848,8 @@ def _under_coloured_face(p: Part, face: Part, syms: list[Part], shape: tuple) ->
 # found twice: two uncovered faces cannot lie over each other (upright boxes of tilted cards side
 # by side overlap at their corners)
 ONE_FACE = 0.5
+# a middle this deep inside an uncovered face's box (a share of its longer side) is covered by it
+COVERED_DEPTH = 0.1
 # the part of the line between two corner indices where another card's index shows they are two cards
 BETWEEN = (0.15, 0.85)
 
