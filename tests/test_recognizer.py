@@ -702,6 +702,11 @@ def test_a_faint_index_beside_a_fans_sure_corner_is_a_card(anchor, p, cards):
     parts = [("index", faint, 0.35, "0", p)] + [("index", four, 0.7, "4", 0.98)] * anchor
     rec = _Scripted(parts, {four: "red", faint: "blue"})
     assert len(rec.recognize(img).cards) == cards
+    # a faint box lying over the sure corner itself is no next card
+    over = (305, 425, 335, 455)
+    rec = _Scripted([("index", over, 0.35, "0", p)] + [("index", four, 0.7, "4", 0.98)] * anchor,
+                    {four: "red", over: "blue"})
+    assert len(rec.recognize(img).cards) == int(anchor)
 
 
 def test_a_corner_inside_two_faces_boxes_is_the_one_it_lies_deeper_inside():

@@ -409,7 +409,8 @@ class Recognizer:
         paper). A special wild's index alone
         needs `SPECIAL_LONE_SCORE`. An index read surely beside a sure index of a card already
         made (a fan's next corner) needs only `FAN_SCORE`, and not the ink test: a fanned
-        card's index lies on a thin strip between white borders, whose ring is mostly white."""
+        card's index lies on a thin strip between white borders, whose ring is mostly white. It
+        must not lie over another index (`FAN_OVERLAP`): a faint box across two corners is none."""
         used = {id(p) for _, members in groups for p in members}
         anchors = [p for _, members in groups for p in members if p.cls == "index" and p.p >= self.sym_conf]
         h, w = image.shape[:2]
@@ -438,7 +439,8 @@ class Recognizer:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
                 alone = p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p)
                 fanned = (not special and p.p >= self.sym_conf and p.score >= FAN_SCORE
-                          and any(_beside(p, q) for q in anchors))
+                          and any(_beside(p, q) for q in anchors)
+                          and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
                 if alone or fanned:
                     groups.append((None, [p]))
                     if alone and p.p >= self.sym_conf:
@@ -504,6 +506,8 @@ LONE_SCORE = 0.4
 # ... or this sure when read surely beside a sure index of a card already made (a fan's next corner:
 # fanned cards' indices score 0.32-0.4 where the next card covers part of them)
 FAN_SCORE = 0.3
+# ... and not over another index (this share of the smaller box): a fan's corners lie side by side
+FAN_OVERLAP = 0.3
 # ... and a special wild's (customizable, Seinfeld, swap or shuffle hands) only when this sure: its
 # corner is a plain black card's with one small white mark, and a playing card's black rank ("J",
 # "5") is read as one, scoring 0.43-0.51 (look-alike tables); real ones alone in piles: 14 of the tuning
