@@ -448,22 +448,21 @@ class Recognizer:
 
     def _middle_differs(self, image: np.ndarray, p: Part, q: Part, colors, faces: list[Part]) -> bool:
         """Would two corner indices' card show another colour in its middle (halfway between
-        them)? Then they are two cards (fanned twins, the cards between them another colour). A
-        wild's middle is its four colours: one plain colour there is another card. Not where
-        the middle lies well inside an uncovered face (`COVERED_DEPTH`): a card over the middle
-        of a card beneath (a pile), whose colour says nothing of the card beneath."""
+        them)? Then they are two cards (fanned twins, the cards between them another colour).
+        Not where the middle lies well inside an uncovered face (`COVERED_DEPTH`): a card over
+        the middle of a card beneath (a pile), whose colour says nothing of the card beneath;
+        nor for a wild, whose middle, seen this small, can show one of its four colours alone
+        (the "WILD" across a classic wild's oval is lettered in them)."""
+        if p.color is None:
+            return False
         (px, py), (qx, qy) = p.centre, q.centre
         r = 1.25 * (p.size + q.size) / 2
         mx, my = (px + qx) / 2, (py + qy) / 2
         mid = Part("centre", (mx - 1, my - 1, mx + 1, my + 1), 0.0)
         if any(_inside(mid.centre, f.box, 0.0) and _depth(mid, f.box) >= COVERED_DEPTH for f in faces):
             return False
-        colour, share, many = self.face_colour(image, (mx - r, my - r, mx + r, my + r), colors)
-        if colour is None:
-            return False
-        if p.color is None:
-            return not many and share >= ONE_COLOUR
-        return colour != p.color and share >= MIDDLE_SHARE
+        colour, share, _ = self.face_colour(image, (mx - r, my - r, mx + r, my + r), colors)
+        return colour is not None and colour != p.color and share >= MIDDLE_SHARE
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
         votes = _symbol_votes(members)
