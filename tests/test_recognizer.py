@@ -780,3 +780,13 @@ def test_the_fan_benchmark_scores_the_cards_in_view():
     assert right["cards"] > 6 and right["multi_precision_strict"] < 1.0
     # every photo with a card in view is listed
     assert blind["multi_recall"] == 0 and len(misses) == round(6 * (1 - blind["photos_all_right"])) > 0
+
+
+def test_a_wilds_two_corners_are_not_split_by_one_colour_between_them():
+    # a fan's front wild, its face not found: the small patch between its two corners can see
+    # one of its four colours alone (the "WILD" across a classic wild's oval is lettered in them)
+    a, b = (137, 218, 180, 264), (423, 121, 463, 164)
+    rec = _MiddleShows([("index", a, 0.75, "wild", 0.98), ("index", b, 0.7, "wild", 0.98)], {},
+                       ((137 + 180 + 423 + 463) / 4, (218 + 264 + 121 + 164) / 4), "green")
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert [str(d.card) for d in got.cards] == ["wild"]

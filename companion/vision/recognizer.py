@@ -297,8 +297,8 @@ class Recognizer:
                 continue
             det = Detection(det.color, det.symbol, det.confidence,
                             tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
-            if face is not None and any((d.color, d.symbol) == (det.color, det.symbol) and _overlap(d.box, det.box) >= ONE_FACE
-                                        for _, _, d in faced):
+            if face is not None and any((d.color, d.symbol) == (det.color, det.symbol)
+                                        and _overlap(d.box, det.box) >= ONE_FACE for _, _, d in faced):
                 continue    # one card's face found twice (a hand across it splits it in two)
             cards.append(det)
             if face is None:
@@ -348,7 +348,8 @@ class Recognizer:
         def elsewhere(p: Part, k: int) -> bool:
             """Is part `p` inside face `k`'s upright box the part of another face (tilted cards side
             by side)? One it lies deeper inside, whose middle is the part's colour (a wild's: any)."""
-            return any(j != k and _within(p, g.box, image.shape) and _depth(p, g.box) > _depth(p, faces[k].box)
+            here = _depth(p.centre, faces[k].box)
+            return any(j != k and _within(p, g.box, image.shape) and _depth(p.centre, g.box) > here
                        and (p.color is None or raw(j) == p.color) for j, g in enumerate(faces))
 
         for k, f in enumerate(faces):
@@ -422,15 +423,15 @@ class Recognizer:
         # fanned twins are told from one card's two corners by what lies between them: the
         # corners of the cards fanned between (those no face took: a face's own corner there is
         # a card lying over the middle of a card beneath, in a pile) or another colour
-        loose = [p for p in every if id(p) not in used]
+        untaken = [p for p in every if id(p) not in used]
         faces = [face for face, _ in groups if face is not None]
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for face, members in groups:
                 if face is None:
-                    mine = _same_card(p, members, loose) and not any(
+                    mine = _same_card(p, members, untaken) and not any(
                         self._middle_differs(image, p, q, colors, faces) for q in members)
                 else:
-                    mine = (_corner_of(p, face, members, loose)
+                    mine = (_corner_of(p, face, members, untaken)
                             and not _under_coloured_face(p, face, every, image.shape))
                 if mine:
                     members.append(p)
@@ -458,8 +459,7 @@ class Recognizer:
         (px, py), (qx, qy) = p.centre, q.centre
         r = 1.25 * (p.size + q.size) / 2
         mx, my = (px + qx) / 2, (py + qy) / 2
-        mid = Part("centre", (mx - 1, my - 1, mx + 1, my + 1), 0.0)
-        if any(_inside(mid.centre, f.box, 0.0) and _depth(mid, f.box) >= COVERED_DEPTH for f in faces):
+        if any(_depth((mx, my), f.box) >= COVERED_DEPTH for f in faces):
             return False
         colour, share, _ = self.face_colour(image, (mx - r, my - r, mx + r, my + r), colors)
         return colour is not None and colour != p.color and share >= MIDDLE_SHARE
@@ -780,10 +780,10 @@ def _within(p: Part, box, shape: tuple) -> bool:
     return not gaps or min(gaps) >= 0.3 * p.size
 
 
-def _depth(p: Part, box) -> float:
-    """How deep inside `box` part `p`'s centre lies: its least distance to the box's sides, as a
-    share of the box's longer side."""
-    (cx, cy), (x1, y1, x2, y2) = p.centre, box
+def _depth(pt, box) -> float:
+    """How deep inside `box` point `pt` lies: its least distance to the box's sides, as a share of
+    the box's longer side (negative outside)."""
+    (cx, cy), (x1, y1, x2, y2) = pt, box
     return min(cx - x1, x2 - cx, cy - y1, y2 - cy) / max(x2 - x1, y2 - y1, 1e-6)
 
 
@@ -872,19 +872,23 @@ def _fits_corner(p: Part, members: list[Part]) -> bool:
                for q in corners)
 
 
+def _area(b) -> float:
+    return (b[2] - b[0]) * (b[3] - b[1])
+
+
+def _intersection(a, b) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def _overlap(a, b) -> float:
     """The share of the smaller of boxes `a` and `b` that the other covers."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return ix * iy / small if small > 0 else 0.0
+    small = min(_area(a), _area(b))
+    return _intersection(a, b) / small if small > 0 else 0.0
 
 
 def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    inter = _intersection(a, b)
+    union = _area(a) + _area(b) - inter
     return inter / union if union > 0 else 0.0
 
 
