@@ -343,14 +343,15 @@ class Recognizer:
         playing card's."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
-        raw = functools.lru_cache(None)(lambda k: self.face_colour(image, faces[k].box, colors)[0])
+        # each face's middle is read once (`face_colour`): by the face itself and by its neighbours
+        reading = functools.lru_cache(None)(lambda k: self.face_colour(image, faces[k].box, colors))
 
         def elsewhere(p: Part, k: int) -> bool:
             """Is part `p` inside face `k`'s upright box the part of another face (tilted cards side
             by side)? One it lies deeper inside, whose middle is the part's colour (a wild's: any)."""
             here = _depth(p.centre, faces[k].box)
             return any(j != k and _within(p, g.box, image.shape) and _depth(p.centre, g.box) > here
-                       and (p.color is None or raw(j) == p.color) for j, g in enumerate(faces))
+                       and (p.color is None or reading(j)[0] == p.color) for j, g in enumerate(faces))
 
         for k, f in enumerate(faces):
             inside = [i for i, p in enumerate(syms) if id(p) not in used and _within(p, f.box, image.shape)
@@ -361,7 +362,7 @@ class Recognizer:
             # inside it. The symbol is voted by the parts of the face's own colour; then the parts
             # showing that symbol belong to it (an index's colour is read from a patch around it,
             # which in a fan takes in the neighbouring cards, so it only decides the vote)
-            f.color, f.share, many = self.face_colour(image, f.box, colors)     # read once: _decide uses it
+            f.color, f.share, many = reading(k)     # read once: _decide uses it
             if many and (f.share < WILD_EVEN or _wild_inside([syms[i] for i in inside])):
                 f.color = WILD_FACE     # a wild's four-colour oval, not a face of one colour
             elif f.share < MIDDLE_SHARE:
