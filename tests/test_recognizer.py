@@ -193,13 +193,14 @@ def test_a_frame_showing_nothing_is_looked_at_by_quarters():
 class _Scripted(Recognizer):
     """The grouping logic on scripted detections (no model): parts, and the colour of each box."""
 
-    def __init__(self, parts, colours):
+    def __init__(self, parts, colours, far=()):
         self.sym_conf, self.weak_conf, self.palettes = 0.7, 0.4, [CLASSIC]
         self.colors = CLASSIC
-        self._parts, self._colours = parts, colours
+        self._parts, self._colours, self._far = parts, colours, far
 
-    def detect(self, image):
-        return [Part(cls, box, score, symbol, p) for cls, box, score, symbol, p in self._parts]
+    def detect(self, image, fill=1.0):       # `far`: what the frame shows shrunk (fill < 1)
+        return [Part(cls, box, score, symbol, p) for cls, box, score, symbol, p in
+                (self._parts if fill == 1.0 else self._far)]
 
     def detect_zoomed(self, image, first=None):     # the grouping alone: no close-ups
         return self.detect(image)
@@ -790,3 +791,38 @@ def test_a_wilds_two_corners_are_not_split_by_one_colour_between_them():
                        ((137 + 180 + 423 + 463) / 4, (218 + 264 + 121 + 164) / 4), "green")
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert [str(d.card) for d in got.cards] == ["wild"]
+
+
+@pytest.mark.parametrize("centre,want", [("7", "yellow 7"), (None, None), ("1", None)])
+def test_a_card_too_close_to_the_camera_is_read_from_the_frame_shrunk(centre, want):
+    # a phone held over a yellow 7: the card is larger than the frame, and the detector, which
+    # learnt cards up to three quarters of the frame, finds only a faint corner index there. Shrunk
+    # inside grey, the frame shows a card it knows: its face, its corner and its centre symbol. A
+    # card read from the shrunk frame counts only with its centre symbol read as its symbol: a
+    # playing card's rank or a table's pattern, shrunk to an index's size, is read as one alone
+    index, face, middle = (442, 606, 637, 787), (0, 0, 700, 960), (60, 40, 520, 560)
+    far = [("index", index, 0.65, "7", 0.96), ("card", face, 0.63, "none", 0.0)]
+    if centre:
+        far.append(("centre", middle, 0.5, centre, 0.83))
+    rec = _Scripted([("index", index, 0.35, "7", 0.94)], {index: "yellow", face: "yellow", middle: "yellow"}, far)
+    got = rec.recognize(np.zeros((960, 1280, 3), np.uint8))
+    assert (got.top and str(got.top.card)) == want
+    assert [str(d.card) for d in got.cards] == ([want] if want else [])
+
+
+def test_a_frame_with_a_card_read_is_not_looked_at_shrunk():
+    index = (300, 200, 340, 250)
+    rec = _Scripted([("index", index, 0.7, "5", 0.97)], {index: "red", (0, 0, 640, 480): "blue"},
+                    far=[("card", (0, 0, 640, 480), 0.9, "none", 0.0), ("centre", (200, 100, 400, 380), 0.9, "8", 0.99)])
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert [str(d.card) for d in got.cards] == ["red 5"]
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_shipped_model_reads_a_card_held_close_to_a_phone():
+    # a yellow 1 filling a leaning phone's frame, cut by its edge: nothing is read at first sight
+    sc = make_scene(7_400_023, size=(1280, 960), kind="single", tilt=30.0)
+    assert str(sc.top) == "yellow 1"
+    rec = Recognizer("auto")
+    assert rec._read(sc.image, rec.detect_zoomed(sc.image), 0, 0).cards == []
+    assert str(rec.recognize(sc.image).top.card) == "yellow 1"

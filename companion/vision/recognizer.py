@@ -126,11 +126,13 @@ class Recognizer:
         self._allowed = np.array([s in allowed for s in SYMBOLS])
 
     # ------------------------------------------------------------ stages
-    def detect(self, image: np.ndarray) -> list[Part]:
+    def detect(self, image: np.ndarray, fill: float = 1.0) -> list[Part]:
+        """The detector's parts in `image`, drawn into its square input (`fill`: the share of the
+        input's side the image's longer side takes, the rest grey around it)."""
         h, w = image.shape[:2]
         if h == 0 or w == 0:        # an empty region (a corner of a frame a pixel high)
             return []
-        s = self.imgsz / max(h, w)
+        s = self.imgsz * fill / max(h, w)
         nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
         canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
         top, left = (self.imgsz - nh) // 2, (self.imgsz - nw) // 2
@@ -278,6 +280,39 @@ class Recognizer:
             image = balance(image, gains)
             first = None
         parts = self.detect_zoomed(image, first)
+        found = self._read(image, parts, ox, oy)
+        if not found.cards:
+            # nothing read: maybe a card too close to the camera, larger than the detector saw
+            # cards in training (a phone held over it); the frame is looked at again shrunk. A
+            # card so close shows its centre symbol large: a card read so counts only when its
+            # centre symbol is read as its symbol (a playing card's rank, a pattern on a table
+            # shrunk to an index's size is read as one alone)
+            far = self._zoomed_out(image)
+            if far:
+                again = self._read(image, far, ox, oy)
+                sure = [d for d in again.cards if any(
+                    p.cls == "centre" and p.symbol == d.symbol and p.p >= self.weak_conf
+                    and _inside((p.centre[0] + ox, p.centre[1] + oy), d.box) for p in again.parts)]
+                if sure:
+                    top = again.top if again.top in sure else max(sure, key=lambda d: d.confidence)
+                    return Recognition(sure, top, again.parts)
+        return found
+
+    def _zoomed_out(self, image: np.ndarray) -> list[Part]:
+        """The parts found in `image` drawn smaller inside the detector's input, at each of
+        `ZOOM_OUT` (a part found at two sizes counts once, the surer)."""
+        parts: list[Part] = []
+        for fill in ZOOM_OUT:
+            for p in self.detect(image, fill):
+                same = [q for q in parts if q.cls == p.cls and _iou(q.box, p.box) > 0.5]
+                if not same:
+                    parts.append(p)
+                elif p.score > same[0].score:
+                    parts[parts.index(same[0])] = p
+        return parts
+
+    def _read(self, image: np.ndarray, parts: list[Part], ox: int, oy: int) -> Recognition:
+        """The cards the detector's `parts` show (boxes moved by `ox`, `oy`: the region of interest)."""
         grey = balance(image, self.light_gains(image, parts))
         self.classify(image, parts)
         parts += self._middle_readings(image, parts)
@@ -536,6 +571,9 @@ PART_OF_CARD = {"card": 1.0, "index": 0.16, "centre": 0.4}
 # when the whole frame shows nothing, each of its four corners (TILE of its width and height) is
 # looked at
 TILE = 0.6
+# when nothing is read, the frame is looked at again drawn at these shares of the detector's input
+# (a card close to the camera, larger than the frame)
+ZOOM_OUT = (0.5, 0.33)
 
 
 def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
