@@ -826,3 +826,57 @@ def test_shipped_model_reads_a_card_held_close_to_a_phone():
     rec = Recognizer("auto")
     assert rec._read(sc.image, rec.detect_zoomed(sc.image), 0, 0).cards == []
     assert str(rec.recognize(sc.image).top.card) == "yellow 1"
+
+
+class _OneViewSkip:
+    """A classifier that reads a skip when the crop's top-left corner is bright, a 0 otherwise:
+    one view of a smeared 0 that looks like a skip's slashed ring."""
+
+    def __init__(self):
+        self.seen = 0
+
+    def get_inputs(self):
+        return [type("Input", (), {"name": "x"})]
+
+    def run(self, _outputs, feed):
+        x = feed["x"]
+        self.seen += len(x)
+        logits = np.zeros((len(x), len(recognizer.SYMBOLS)), np.float32)
+        bright = x[:, :, :6, :6].mean((1, 2, 3)) > 0.5
+        logits[bright, recognizer.SYMBOLS.index("skip")] = 5.0
+        logits[~bright, recognizer.SYMBOLS.index("0")] = 5.0
+        return [logits]
+
+
+@pytest.mark.parametrize("turns,want", [(1, "skip"), (4, "0")])
+def test_each_crop_is_read_at_four_quarter_turns(turns, want):
+    class Shell(Recognizer):
+        def __init__(self):
+            self.cls, self.crop, self.turns = _OneViewSkip(), 48, turns
+            self._allowed = np.ones(len(recognizer.SYMBOLS), bool)
+    rec = Shell()
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[:60, :60] = 255                    # bright only at the crop's top-left corner
+    part = Part("index", (50, 50, 150, 150), 0.8)
+    rec.classify(image, [part])
+    assert rec.cls.seen == turns           # every turn of the crop read
+    assert part.symbol == want
+
+
+def test_a_bad_number_of_turns_is_a_clear_error(tmp_path):
+    (tmp_path / "recognizer.json").write_text('{"classifier_turns": 5}')
+    with pytest.raises(ModelError, match="classifier_turns"):
+        Recognizer("classic", model_dir=tmp_path)
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_shipped_model_reads_a_shaken_photo_by_its_four_turns():
+    # a 9-pixel streak across a blue reverse: one view of the smeared symbol is read as nothing
+    # sure enough, the four together read it
+    sc = make_scene(7_500_079, size=(640, 480), kind="single", deck_name="classic", effects=False)
+    streak = np.zeros((9, 9), np.float32)
+    streak[4, :] = 1
+    angle = float(np.random.default_rng(7_500_079).uniform(0, 180))
+    streak = cv2.warpAffine(streak, cv2.getRotationMatrix2D((4, 4), angle, 1.0), (9, 9))
+    shaken = cv2.filter2D(sc.image, -1, streak / streak.sum())
+    assert str(Recognizer("classic").recognize(shaken).top.card) == "blue reverse"

@@ -120,6 +120,9 @@ class Recognizer:
         self.card_conf = float(self.meta.get("card_conf", 0.4))
         self.sym_conf = float(self.meta.get("symbol_conf", 0.5))
         self.weak_conf = float(self.meta.get("weak_symbol_conf", 0.4))
+        self.turns = self.meta.get("classifier_turns", 1)
+        if self.turns not in (1, 2, 3, 4):
+            raise ModelError(f"{meta_path}: classifier_turns must be 1, 2, 3 or 4, not {self.turns!r}")
         self.det = _session(folder / self.meta.get("detector", "detector.onnx"), threads)
         self.cls = _session(folder / self.meta.get("classifier", "classifier.onnx"), threads)
         self.crop = int(self.meta.get("crop", 48))
@@ -206,8 +209,14 @@ class Recognizer:
         if not sym_parts:
             return
         crops = np.stack([crop_square(image, p.box, self.crop) for p in sym_parts])
-        x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+        # each crop is read at `turns` quarter turns (one batch), their logits averaged: the
+        # classifier learnt symbols at every angle, and a streak or a blur that makes one view of a
+        # symbol look like another's (a 0 smeared into a skip's slashed ring) rarely does so in all
+        # four. (Averaged probabilities would lower the sure readings the thresholds were set on.)
+        views = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in range(self.turns)])
+        x = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
         logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
+        logits = logits.reshape(self.turns, len(sym_parts), -1).mean(0)
         logits = np.where(self._allowed[None], logits, -1e9)
         e = np.exp(logits - logits.max(1, keepdims=True))
         prob = e / e.sum(1, keepdims=True)
