@@ -311,13 +311,9 @@ class Recognizer:
         """The parts found in `image` drawn smaller inside the detector's input, at each of
         `ZOOM_OUT` (a part found at two sizes counts once, the surer)."""
         parts: list[Part] = []
-        for fill in ZOOM_OUT:
-            for p in self.detect(image, fill):
-                same = [q for q in parts if q.cls == p.cls and _iou(q.box, p.box) > 0.5]
-                if not same:
-                    parts.append(p)
-                elif p.score > same[0].score:
-                    parts[parts.index(same[0])] = p
+        for p in sorted((p for fill in ZOOM_OUT for p in self.detect(image, fill)), key=lambda p: -p.score):
+            if not any(q.cls == p.cls and _iou(q.box, p.box) > 0.5 for q in parts):
+                parts.append(p)
         return parts
 
     def _read(self, image: np.ndarray, parts: list[Part], ox: int, oy: int) -> Recognition:
