@@ -178,9 +178,7 @@ class Recognizer:
         if not parts:       # nothing at all: maybe cards too small to see; look at each quarter
             th, tw = int(h * TILE), int(w * TILE)
             for y1, x1 in ((0, 0), (0, w - tw), (h - th, 0), (h - th, w - tw)):
-                for p in self._detect_in(image, (x1, y1, x1 + tw, y1 + th)):
-                    if not any(q.cls == p.cls and _iou(q.box, p.box) > 0.5 for q in parts):
-                        parts.append(p)
+                _add_unseen(parts, self._detect_in(image, (x1, y1, x1 + tw, y1 + th)))
         side = max(h, w)
         zooms = []
         for region, card in _clusters(parts):
@@ -311,9 +309,7 @@ class Recognizer:
         """The parts found in `image` drawn smaller inside the detector's input, at each of
         `ZOOM_OUT` (a part found at two sizes counts once, the surer)."""
         parts: list[Part] = []
-        for p in sorted((p for fill in ZOOM_OUT for p in self.detect(image, fill)), key=lambda p: -p.score):
-            if not any(q.cls == p.cls and _iou(q.box, p.box) > 0.5 for q in parts):
-                parts.append(p)
+        _add_unseen(parts, sorted((p for fill in ZOOM_OUT for p in self.detect(image, fill)), key=lambda p: -p.score))
         return parts
 
     def _read(self, image: np.ndarray, parts: list[Part], ox: int, oy: int) -> Recognition:
@@ -934,6 +930,14 @@ def _iou(a, b) -> float:
     inter = _intersection(a, b)
     union = _area(a) + _area(b) - inter
     return inter / union if union > 0 else 0.0
+
+
+def _add_unseen(parts: list[Part], more) -> None:
+    """Adds to `parts` each of `more` that no part of its kind already there overlaps (IoU over
+    0.5): a thing found by two looks at a frame counts once, as the first look found it."""
+    for p in more:
+        if not any(q.cls == p.cls and _iou(q.box, p.box) > 0.5 for q in parts):
+            parts.append(p)
 
 
 def _dedupe(parts: list[Part]) -> list[Part]:
