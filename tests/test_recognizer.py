@@ -203,7 +203,7 @@ class _Scripted(Recognizer):
                 (self._parts if fill == 1.0 else self._far)]
 
     def detect_zoomed(self, image, first=None):     # the grouping alone: no close-ups
-        return self.detect(image)
+        return list(first) if first is not None else self.detect(image)
 
     def classify(self, image, parts):
         pass
@@ -217,6 +217,63 @@ class _Scripted(Recognizer):
     def part_hues(self, image, part):
         c = self._colours.get(tuple(int(v) for v in part.box))
         return None if c is None else np.full(20, HUES[c][0], np.float32)
+
+
+class _SeenDarkened(_Scripted):
+    """A detector that finds its parts only in `frame` darkened (`recognizer.DARKEN`), and a
+    classifier that reads them surely only there."""
+
+    def __init__(self, parts, colours, frame):
+        super().__init__(parts, colours)
+        self._darkened = cv2.LUT(frame, recognizer.DARKEN)
+
+    def detect(self, image, fill=1.0):
+        return super().detect(image, fill) if fill == 1.0 and np.array_equal(image, self._darkened) else []
+
+    def classify(self, image, parts):
+        if not np.array_equal(image, self._darkened):
+            for p in parts:
+                p.p = 0.3
+
+
+@pytest.mark.parametrize("table,read", [(252, True), (200, False)])
+def test_an_overexposed_frame_is_looked_at_again_darkened(table, read):
+    # a washed-out blue 8 on a white table in an overexposed photo (its pixels clipped): its
+    # white index on pale ink shows too little contrast, and only the frame darkened shows its
+    # parts, and their symbols read from it; a frame that is not overexposed is not looked at darkened
+    frame = np.full((480, 640, 3), table, np.uint8)
+    face, index, centre = (200, 100, 400, 400), (215, 115, 255, 165), (260, 200, 340, 300)
+    rec = _SeenDarkened([("card", face, 0.7, "none", 0.0), ("index", index, 0.7, "8", 0.97),
+                         ("centre", centre, 0.6, "8", 0.95)], {face: "blue", index: "blue", centre: "blue"}, frame)
+    got = rec.recognize(frame.copy())
+    assert [str(d.card) for d in got.cards] == (["blue 8"] if read else [])
+
+
+class _SeenSharpened(_Scripted):
+    """A detector that finds its parts only in `frame` sharpened (`recognizer._sharpened`)."""
+
+    def __init__(self, parts, colours, frame):
+        super().__init__(parts, colours)
+        self._sharp = recognizer._sharpened(frame)
+
+    def detect(self, image, fill=1.0):
+        return super().detect(image, fill) if fill == 1.0 and np.array_equal(image, self._sharp) else []
+
+
+@pytest.mark.parametrize("soft", [True, False])
+def test_an_out_of_focus_frame_is_looked_at_again_sharpened(soft):
+    # a blue 8 in a frame out of focus: its index's edges are too soft for the detector, which
+    # finds its parts only in the frame sharpened; a sharp frame is not looked at sharpened
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 256, (480, 640, 3)).astype(np.uint8)
+    if soft:
+        frame = cv2.GaussianBlur(frame, (0, 0), 6)
+    assert (recognizer._sharpness(frame) < recognizer.SOFT) == soft
+    face, index, centre = (200, 100, 400, 400), (215, 115, 255, 165), (260, 200, 340, 300)
+    rec = _SeenSharpened([("card", face, 0.7, "none", 0.0), ("index", index, 0.7, "8", 0.97),
+                          ("centre", centre, 0.6, "8", 0.95)], {face: "blue", index: "blue", centre: "blue"}, frame)
+    got = rec.recognize(frame.copy())
+    assert [str(d.card) for d in got.cards] == (["blue 8"] if soft else [])
 
 
 def test_corners_of_cards_beneath_inside_the_top_face_box_are_not_its_votes():

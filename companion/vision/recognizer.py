@@ -286,8 +286,21 @@ class Recognizer:
             # the frame is looked at again as under grey light, and close up only so
             image = balance(image, gains)
             first = None
+        if first is None:
+            first = self.detect(image)
+        dark = None
+        if (image.max(2) >= CLIPPED).mean() >= BRIGHT_SHARE:
+            # an overexposed frame: a pale card's white index on its washed-out ink shows too little
+            # contrast; the frame is looked at again darkened (a gamma curve: contrast moved into
+            # the highlights) and the symbols are read from it (their colours from the frame)
+            dark = cv2.LUT(image, DARKEN)
+            _add_unseen(first, self.detect(dark))
+        if _sharpness(image) < SOFT:
+            # an out-of-focus (or shaken, or low-resolution) frame: a faint index's edges are
+            # too soft for the detector; the frame is looked at again sharpened (an unsharp mask)
+            _add_unseen(first, self.detect(_sharpened(image)))
         parts = self.detect_zoomed(image, first)
-        found = self._read(image, parts, ox, oy)
+        found = self._read(image, parts, ox, oy, dark)
         if not found.cards:
             # nothing read: maybe a card too close to the camera, larger than the detector saw
             # cards in training (a phone held over it); the frame is looked at again shrunk. A
@@ -312,10 +325,12 @@ class Recognizer:
         _add_unseen(parts, sorted((p for fill in ZOOM_OUT for p in self.detect(image, fill)), key=lambda p: -p.score))
         return parts
 
-    def _read(self, image: np.ndarray, parts: list[Part], ox: int, oy: int) -> Recognition:
-        """The cards the detector's `parts` show (boxes moved by `ox`, `oy`: the region of interest)."""
+    def _read(self, image: np.ndarray, parts: list[Part], ox: int, oy: int,
+              dark: np.ndarray | None = None) -> Recognition:
+        """The cards the detector's `parts` show (boxes moved by `ox`, `oy`: the region of interest);
+        `dark`: the frame darkened, when overexposed, from which the classifier reads the symbols."""
         grey = balance(image, self.light_gains(image, parts))
-        self.classify(image, parts)
+        self.classify(image if dark is None else dark, parts)
         parts += self._middle_readings(image, parts)
         # a reading the classifier is sure of stands alone; a weaker one (an odd font, a small or
         # blurred print) only counts inside an uncovered face, where the face's other parts must
@@ -575,6 +590,29 @@ TILE = 0.6
 # when nothing is read, the frame is looked at again drawn at these shares of the detector's input
 # (a card close to the camera, larger than the frame)
 ZOOM_OUT = (0.5, 0.33)
+# a frame whose pixels are BRIGHT_SHARE or more clipped (brightest channel CLIPPED or more) is also
+# looked at through DARKEN (brightness squared: contrast moved into the highlights)
+CLIPPED, BRIGHT_SHARE = 250, 0.15
+DARKEN = np.uint8([round(255 * (v / 255) ** 2) for v in range(256)])
+# a frame whose sharpness (`_sharpness`) is under SOFT is also looked at sharpened (`_sharpened`):
+# on the Roboflow photos as taken it is 408 or more for 95 of 100, blurred (sigma 2) 78 or less
+SOFT = 150
+SHARPEN_SIGMA, SHARPEN_AMOUNT = 1.5, 1.0       # the blur's sigma in the detector's pixels (320 a side)
+
+
+def _sharpness(image: np.ndarray) -> float:
+    """The variance of the Laplacian of the frame's grey, at the detector's scale (320 pixels)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    s = 320 / max(grey.shape)
+    if s < 1:
+        grey = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var())
+
+
+def _sharpened(image: np.ndarray) -> np.ndarray:
+    """`image` with an unsharp mask: its difference from a blur (`SHARPEN_SIGMA`) added again."""
+    blur = cv2.GaussianBlur(image, (0, 0), SHARPEN_SIGMA * max(image.shape[:2]) / 320)
+    return cv2.addWeighted(image, 1 + SHARPEN_AMOUNT, blur, -SHARPEN_AMOUNT, 0)
 
 
 def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
