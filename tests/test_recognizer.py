@@ -198,7 +198,14 @@ class _Scripted(Recognizer):
         self.colors = CLASSIC
         self._parts, self._colours, self._far = parts, colours, far
 
-    def detect(self, image, fill=1.0):       # `far`: what the frame shows shrunk (fill < 1)
+    def recognize(self, image, roi=None):
+        self._shape = image.shape
+        return super().recognize(image, roi)
+
+    def detect(self, image, fill=1.0):
+        # `far`: what the frame shows shrunk (fill < 1); the frame made smaller shows nothing
+        if fill == 1.0 and image.shape != self._shape:
+            return []
         return [Part(cls, box, score, symbol, p) for cls, box, score, symbol, p in
                 (self._parts if fill == 1.0 else self._far)]
 
@@ -250,25 +257,32 @@ def test_an_overexposed_frame_is_looked_at_again_darkened(table, read):
 
 
 class _SeenSharpened(_Scripted):
-    """A detector that finds its parts only in `frame` sharpened (`recognizer._sharpened`)."""
+    """A detector that finds its parts only in `frame` sharpened (`recognizer._sharpened`, on the
+    frame shrunk to `recognizer.SOFT_SIDE`: there its boxes are shrunk too)."""
 
     def __init__(self, parts, colours, frame):
         super().__init__(parts, colours)
-        self._sharp = recognizer._sharpened(frame)
+        small, self._scale = recognizer._at_most(frame, recognizer.SOFT_SIDE)
+        self._sharp = recognizer._sharpened(small)
 
     def detect(self, image, fill=1.0):
-        return super().detect(image, fill) if fill == 1.0 and np.array_equal(image, self._sharp) else []
+        if fill != 1.0 or not np.array_equal(image, self._sharp):
+            return []
+        return [Part(cls, tuple(v * self._scale for v in box), score, symbol, p)
+                for cls, box, score, symbol, p in self._parts]
 
 
 @pytest.mark.parametrize("soft", [True, False])
 def test_an_out_of_focus_frame_is_looked_at_again_sharpened(soft):
     # a blue 8 in a frame out of focus: its index's edges are too soft for the detector, which
     # finds its parts only in the frame sharpened; a sharp frame is not looked at sharpened
-    rng = np.random.default_rng(3)
-    frame = rng.integers(0, 256, (480, 640, 3)).astype(np.uint8)
+    frame = np.full((480, 640, 3), (60, 90, 40), np.uint8)
+    cv2.rectangle(frame, (200, 100), (400, 400), (245, 245, 245), -1)
+    cv2.rectangle(frame, (215, 115), (385, 385), (200, 100, 0), -1)
+    cv2.putText(frame, "8", (250, 330), cv2.FONT_HERSHEY_SIMPLEX, 6, (245, 245, 245), 12)
     if soft:
-        frame = cv2.GaussianBlur(frame, (0, 0), 6)
-    assert (recognizer._sharpness(frame) < recognizer.SOFT) == soft
+        frame = cv2.GaussianBlur(frame, (0, 0), 4)
+    assert (recognizer._sharpness(recognizer._at_most(frame, recognizer.SOFT_SIDE)[0]) < recognizer.SOFT) == soft
     face, index, centre = (200, 100, 400, 400), (215, 115, 255, 165), (260, 200, 340, 300)
     rec = _SeenSharpened([("card", face, 0.7, "none", 0.0), ("index", index, 0.7, "8", 0.97),
                           ("centre", centre, 0.6, "8", 0.95)], {face: "blue", index: "blue", centre: "blue"}, frame)
