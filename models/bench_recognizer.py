@@ -34,6 +34,8 @@ set at 9,200,000..)
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
+- with --faded SHARE, all of these with every deck's inks printed that share of the way to white
+  (a faded deck, a washed-out print: the same scenes otherwise);
 - latency per image, one thread, ONNX Runtime at the deployed size, median of N images;
   with --stock, the same for a stock YOLO11n built from its yaml at 640 (exported in this run).
 """
@@ -274,7 +276,15 @@ def main(argv=None) -> int:
     ap.add_argument("--misses", action="store_true",
                     help="also list each pile, negative and look-alike read wrong, by seed (to look at with make_scene)")
     ap.add_argument("--stock", action="store_true", help="also time a stock YOLO11n at 640 (needs ultralytics)")
+    ap.add_argument("--faded", type=float, default=0.0, metavar="SHARE",
+                    help="every deck's inks printed this share of the way to white (a faded deck, a washed-out "
+                         "print; 0.35: the model card's faded decks); the same scenes otherwise")
     a = ap.parse_args(argv)
+    if not 0.0 <= a.faded < 1.0:
+        ap.error("--faded must be at least 0 and under 1")
+    if a.faded:
+        global make_scene
+        make_scene = functools.partial(make_scene, faded=a.faded)
     rec = Recognizer("auto" if a.deck == "game" else a.deck, model_dir=a.model_dir, threads=1)
     res = {"deck": a.deck}
     misses = [] if a.misses else None

@@ -67,6 +67,44 @@ def test_grey_patch_has_no_colour():
     assert read_colour(np.full((20, 20, 3), 128, np.uint8), CLASSIC) == (None, 0.0)
 
 
+def _pale(bgr, f=0.35):
+    """An ink printed pale: blended `f` of the way to white (its hue kept, its saturation lowered)."""
+    return tuple(int(v + (255 - v) * f) for v in bgr)
+
+
+@pytest.mark.parametrize("pale", [True, False])
+def test_a_pale_print_is_read_by_its_own_ink(monkeypatch, pale):
+    # a faded lavender card (saturation about 80, under the usual 90) over a blue card beneath
+    # (saturated) that shows in a corner of the patch: the lavender fills the patch, so purple
+    if not pale:
+        monkeypatch.setattr("companion.vision.colour.PALE_SAT", 0)
+    patch = np.zeros((40, 40, 3), np.uint8)
+    patch[:] = _pale((150, 50, 120), 0.45)
+    patch[:14] = 245                      # the card's white print
+    patch[30:, 32:] = (200, 100, 0)      # a corner of a blue card beneath
+    assert read_colour(patch, SEINFELD)[0] == ("purple" if pale else "blue")
+
+
+@pytest.mark.parametrize("pale", [True, False])
+def test_a_pale_olive_green_has_a_colour(monkeypatch, pale):
+    # the classic olive printed pale, its middle mostly a white oval: no pixel reaches 90
+    if not pale:
+        monkeypatch.setattr("companion.vision.colour.PALE_SAT", 0)
+    patch = np.full((40, 40, 3), 240, np.uint8)
+    patch[:, :14] = _pale((45, 150, 115), 0.45)
+    assert read_colour(patch, CLASSIC)[0] == ("green" if pale else None)
+
+
+def test_a_white_patch_with_a_faint_tint_or_noise_has_no_colour():
+    # the pale look must not make a colour of a white card's noise or a lamp's faint tint
+    rng = np.random.default_rng(3)
+    noisy = np.clip(rng.normal(225, 6, (40, 40, 3)), 0, 255).astype(np.uint8)
+    tinted = np.full((40, 40, 3), (205, 215, 232), np.uint8)      # a warm tint on white, a third of it
+    tinted[:, 27:] = 245
+    assert read_colour(noisy, CLASSIC) == (None, 0.0)
+    assert read_colour(tinted, CLASSIC) == (None, 0.0)
+
+
 def test_detection_values():
     d = Detection("red", "7", 0.91234, (1, 2, 3, 4))
     assert d.card == Card.parse("red 7")
@@ -951,3 +989,32 @@ def test_shipped_model_reads_a_shaken_photo_by_its_four_turns():
     streak = cv2.warpAffine(streak, cv2.getRotationMatrix2D((4, 4), angle, 1.0), (9, 9))
     shaken = cv2.filter2D(sc.image, -1, streak / streak.sum())
     assert str(Recognizer("classic").recognize(shaken).top.card) == "blue reverse"
+
+
+def test_the_vision_docstring_examples_run():
+    import doctest
+
+    import companion.vision.colour
+    import companion.vision.recognizer
+    import companion.vision.render
+    import companion.vision.synth
+    for mod in (companion.vision.colour, companion.vision.recognizer, companion.vision.render,
+                companion.vision.synth):
+        result = doctest.testmod(mod)
+        assert result.failed == 0 and result.attempted > 0, mod.__name__
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+@pytest.mark.parametrize("pale", [True, False])
+def test_shipped_model_reads_a_faded_decks_top_card_by_its_pale_ink(monkeypatch, pale):
+    # faded decks (inks 35% of the way to white; benchmark piles): a greyish olive under a glare,
+    # whose middle has no pixel at the usual saturation, and a lavender over a blue card beneath
+    if not pale:
+        monkeypatch.setattr("companion.vision.colour.PALE_SAT", 0)
+    got = []
+    for seed in (9_000_150, 9_000_306):
+        sc = make_scene(seed, size=(640, 480), kind="pile", faded=0.35)
+        top = Recognizer(sc.deck).recognize(sc.image).top
+        got.append(top and str(top.card))
+    want = ["green draw two", "purple 3"]
+    assert (got == want) if pale else all(g != w for g, w in zip(got, want))

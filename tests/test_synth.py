@@ -300,3 +300,15 @@ def test_crops_with_a_font_that_is_not_there_is_a_clear_error(tmp_path, capsys):
         main(["crops", str(tmp_path / "c"), "--count", "1", "--fonts", "NoSuchFontAnywhere"])
     assert "no TrueType font named NoSuchFontAnywhere" in capsys.readouterr().err
     assert not (tmp_path / "c").exists()
+
+
+def test_a_faded_deck_is_the_same_scene_printed_paler():
+    import cv2
+
+    plain = make_scene(9_000_150, size=(320, 240), kind="pile")
+    faded = make_scene(9_000_150, size=(320, 240), kind="pile", faded=0.35)
+    assert [(lb.cls, lb.box) for lb in faded.labels] == [(lb.cls, lb.box) for lb in plain.labels]
+    assert [str(c) for c in faded.cards] == [str(c) for c in plain.cards]
+    x1, y1, x2, y2 = (int(v) for v in next(lb.box for lb in plain.labels if lb.cls == "card"))
+    sat = [float(cv2.cvtColor(sc.image[y1:y2, x1:x2], cv2.COLOR_BGR2HSV)[..., 1].mean()) for sc in (plain, faded)]
+    assert sat[1] < 0.8 * sat[0]

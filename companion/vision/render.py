@@ -53,6 +53,15 @@ FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRI
          cv2.FONT_HERSHEY_COMPLEX)
 
 
+def fade(bgr: tuple, share: float) -> tuple:
+    """An ink printed `share` of the way towards white: its hue kept, its saturation lowered::
+
+        >>> fade((200, 100, 0), 0.35)
+        (219, 154, 89)
+    """
+    return tuple(int(v + (255 - v) * share) for v in bgr)
+
+
 @dataclass
 class Style:
     """How one deck is printed: design, inks, border, font, slant."""

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card, deck
-from .render import CARD_H, CARD_W, Face, Style, render_back, render_card, render_playing_card
+from .render import CARD_H, CARD_W, Face, Style, fade, render_back, render_card, render_playing_card
 
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
 # kinds drawn only when asked for: "lookalike", a negative with printed look-alikes of UNO cards
@@ -446,7 +446,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
                backgrounds=None, effects: bool = True, favour: tuple = (),
                heights: tuple = (0.18, 0.75), tilt: float = 0.0, fonts: tuple = (),
                font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
-               themed: float = 0.0) -> Scene:
+               themed: float = 0.0, faded: float = 0.0) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
@@ -455,12 +455,16 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     most the camera leans from straight overhead, in degrees (`camera_tilt`; 0: overhead);
     ``fonts`` TrueType fonts that ``font_share`` of the decks print their numbers with, ``shapes``
     the ways (`render.SHAPES`) ``shape_share`` of them draw their action symbols, ``themed`` the
-    share of decks with pictures in their cards' middles (`Style.random`)."""
+    share of decks with pictures in their cards' middles (`Style.random`); ``faded`` how far
+    towards white every ink is printed (a faded deck, a washed-out print: `render.fade`; the
+    draws are the same whatever it is)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
     style = Style.random(rng, fonts=fonts, font_share=font_share, shapes=shapes, shape_share=shape_share,
                          themed=themed)
+    if faded:
+        style.inks = {name: fade(bgr, faded) for name, bgr in style.inks.items()}
     w, h = size
     m = min(w, h)
     height = float(np.exp(rng.uniform(np.log(heights[0]), np.log(heights[1])))) * m
