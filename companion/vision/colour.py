@@ -45,9 +45,11 @@ CLIP_V, CLIP_HUE = 250, 31
 # an ink pixel is at least this bright (OpenCV value), or in a dim room this share of the patch's
 # white print: a very dim photo's white is at 60 and its green ink at 35-50
 MIN_INK_V, DIM_INK, MIN_CHROMA = 50, 0.45, 16
-# a pale print's inks (`saturated_hues`): when too few pixels pass the usual saturation, those at
-# least PALE_SAT and PALE_SHARE of the patch's 99th percentile count, if they are PALE_MIN_SHARE
-# of the patch or more (a white card's noise and tints are not). 0: no second look
+# an ink pixel's saturation (OpenCV, 0-255) is above INK_SAT; a pale print's (`saturated_hues`)
+# above Otsu's split of the patch's lower saturations and PALE_SAT, counted when they are
+# PALE_RATIO times those above INK_SAT or more (or those are too few) and PALE_MIN_SHARE of the
+# patch (a white card's noise and a lamp's faint tint are not). PALE_SAT 0: no pale look
+INK_SAT = 90
 PALE_SAT, PALE_RATIO, PALE_MIN_SHARE = 35, 2.0, 0.03
 # skin (hands over a card), as OpenCV hue and saturation: printed inks are far more saturated
 SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
@@ -102,8 +104,7 @@ def balance(image: np.ndarray, gains: np.ndarray, *, least: float = 0.03) -> np.
     return cv2.multiply(image, (g[0], g[1], g[2], 0.0), dtype=cv2.CV_8U)       # rounds and saturates
 
 
-def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True,
-                   min_sat: int = 90) -> np.ndarray | None:
+def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True) -> np.ndarray | None:
     """OpenCV hues of the patch's saturated pixels after white balance (None if too few).
 
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
@@ -123,14 +124,14 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     inked = lit | dim
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
         inked &= ~((h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < SKIN_MAX_SAT))
-    keep = (s > min_sat) & inked
+    keep = (s > INK_SAT) & inked
     if PALE_SAT and inked.sum() >= min_pixels:
-        # a pale print (a faded deck, a washed-out photo): its inks fall under `min_sat`, and a
-        # card beneath more saturated, or nothing, would be read instead. Below `min_sat`, where
+        # a pale print (a faded deck, a washed-out photo): its inks fall under INK_SAT, and a
+        # card beneath more saturated, or nothing, would be read instead. Below INK_SAT, where
         # the saturation parts the white from a pale ink (Otsu's threshold), the pixels above it
         # count (down to PALE_SAT) when they are a share of the patch and at least PALE_RATIO
-        # times those above `min_sat` (a well-printed card's are its ink's soft edges: far fewer)
-        low = s[inked & (s <= min_sat)]
+        # times those above INK_SAT (a well-printed card's are its ink's soft edges: far fewer)
+        low = s[inked & (s <= INK_SAT)]
         if len(low) >= min_pixels:
             split, _ = cv2.threshold(low.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
             pale = (s > max(PALE_SAT, split)) & inked
