@@ -114,6 +114,9 @@ CONDITIONS = {
     "low resolution (a third of the width)": _low_res,
     "heavy JPEG (quality 15)": _jpeg,
     "nearly dark (x0.2, noise sigma 3)": _dark,
+    # a hazy lens, a washed-out phone photo, or a faded deck on a pale table: every pixel 35% of
+    # the way to white, the inks far less saturated
+    "washed out (35% towards white)": lambda img, rng: cv2.addWeighted(img, 0.65, np.full_like(img, 255), 0.35, 0),
 }
 # every other condition: the colours read are compared with the untouched photo's (a yellow
 # index blurred into its black outline darkens toward the olive green's brightness)
