@@ -123,16 +123,21 @@ CONDITIONS = {
 PLAIN = "as taken"
 
 
-def score(folder: Path, model_dir: str | None, scorer: Path) -> dict:
+def score(folder: Path, model_dir: str | None, scorer: Path, show_errors: int = 0) -> dict:
+    """The shared scorer's summary of `folder`; with `show_errors`, also its first errors (the
+    lines it prints after the summary) as "errors"."""
     cli = "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))"
-    cmd = [sys.executable, str(scorer), "--data", str(folder), "--", sys.executable, "-c", cli,
-           "recognize", "--json"] + (["--model-dir", model_dir] if model_dir else [])
+    cmd = [sys.executable, str(scorer), "--data", str(folder), "--show-errors", str(show_errors), "--",
+           sys.executable, "-c", cli, "recognize", "--json"] + (["--model-dir", model_dir] if model_dir else [])
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     start = out.stdout.find("{")
-    end = out.stdout.rfind("}")
-    if start < 0:
+    end = out.stdout.find("\n}", start)
+    if start < 0 or end < 0:
         raise SystemExit(f"the scorer failed: {out.stderr[-2000:]}")
-    return json.loads(out.stdout[start:end + 1])
+    res = json.loads(out.stdout[start:end + 2])
+    if show_errors:
+        res["errors"] = [line[len("error: "):] for line in out.stdout.splitlines() if line.startswith("error: ")]
+    return res
 
 
 def colours_kept(rec: Recognizer, plain: list[np.ndarray], cast: list[np.ndarray]) -> dict:

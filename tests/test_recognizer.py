@@ -412,6 +412,31 @@ def test_of_two_uncovered_faces_the_one_lying_over_the_other_is_the_top(blue_abo
     assert got.top.card == Card.parse("blue 4" if blue_above else "green 7")
 
 
+@pytest.mark.parametrize("blue_above", [True, False])
+def test_a_face_showing_one_corner_is_placed_by_a_centre_read_unsurely(blue_above):
+    # as above, but a hand over the green 7's middle: its centre symbol is found and read as
+    # nothing sure (a 2 at 0.2), so the green card's own parts are one corner index and its
+    # outline comes from that centre's place. Without it the surer green face was always the top
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    cards = {"green": ((260, 240), 20), "blue": ((380, 250), -25)}
+    boxes = {}
+    for colour in (("green", "blue") if blue_above else ("blue", "green")):
+        bgr = (200, 100, 0) if colour == "blue" else (60, 160, 40)
+        boxes[colour] = _card_on(img, np.float32(cards[colour][0]), cards[colour][1], 170, bgr)
+    faces = {"green": (130, 60, 390, 420), "blue": (240, 70, 520, 430)}
+    (g_index, g_centre), (b_index, b_centre) = boxes["green"], boxes["blue"]
+    parts = [("card", faces["green"], 0.8, "none", 0.0), ("index", g_index, 0.7, "7", 0.98),
+             ("centre", g_centre, 0.4, "2", 0.2),
+             ("card", faces["blue"], 0.7, "none", 0.0), ("index", b_index, 0.7, "4", 0.98),
+             ("centre", b_centre, 0.6, "4", 0.97)]
+    colours = {tuple(int(v) for v in b): c for c, bs in (("green", (faces["green"], g_index)),
+                                                          ("blue", (faces["blue"], b_index, b_centre)))
+               for b in bs}
+    got = _Scripted(parts, colours).recognize(img)
+    assert sorted(str(d.card) for d in got.cards) == ["blue 4", "green 7"]
+    assert got.top.card == Card.parse("blue 4" if blue_above else "green 7")
+
+
 @pytest.mark.parametrize("corner_p,wild_corner,want", [
     (0.85, False, "red 9"),      # a themed card: its picture read as a wild's oval, its corners sure
     (0.6, False, "wild"),        # corners read unsurely: the oval wins
@@ -677,6 +702,21 @@ def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark():
     dark = bc.CONDITIONS["nearly dark (x0.2, noise sigma 3)"](img, np.random.default_rng(0))
     assert 40 <= np.median(dark[30:60, 40:80]) <= 60          # the white at about a fifth
     assert bc.PLAIN in bc.CONDITIONS
+
+
+def test_a_background_strip_lies_clear_of_the_cards_or_there_is_none(tmp_path):
+    bb = _models_script("bench_backgrounds")
+    # a fan's three corner indices (10 pixels) near the left of a 400x200 photo: the cards reach
+    # about 6 index boxes from them, so the strip is on the right, clear of them all
+    boxes = np.float32([[40, 80, 50, 90], [52, 82, 62, 92], [64, 84, 74, 94]])
+    x1, y1, x2, y2 = bb.clear_strip((200, 400, 3), boxes)
+    assert (y1, x2, y2) == (0, 400, 200) and x1 >= 74 + bb.CLEAR * 10
+    # a card in the middle of a photo 10 of its index boxes wide leaves no strip; no box, no strip
+    assert bb.clear_strip((200, 200, 3), np.float32([[90, 90, 110, 110]])) is None
+    assert bb.clear_strip((200, 400, 3), np.zeros((0, 4), np.float32)) is None
+    # a label file's normalised boxes in pixels
+    (tmp_path / "a.txt").write_text("0 0.5 0.25 0.1 0.1\n3 0.25 0.5 0.05 0.2\n\n")
+    assert bb.label_boxes(tmp_path / "a.txt", 200, 100).tolist() == [[90, 20, 110, 30], [45, 40, 55, 60]]
 
 
 def test_the_single_card_benchmark_counts_each_view_and_names_the_misses():
