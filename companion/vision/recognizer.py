@@ -362,7 +362,7 @@ class Recognizer:
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
                               det))
         if faced:
-            top = _uppermost(image, faced)
+            top = _uppermost(image, faced, [p for p in parts if p.cls == "centre"])
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
@@ -710,13 +710,23 @@ INDEX_AT = np.float32([-0.305, -0.56])
 ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
 
 
-def _uppermost(image: np.ndarray, faced: list) -> Detection:
+def _uppermost(image: np.ndarray, faced: list, centres: list[Part] = ()) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
-    detection): the surest face, unless another face's card lies over it (`_above`)."""
+    detection): the surest face, unless another face's card lies over it (`_above`). A face whose
+    parts show one corner index and no centre symbol read (a hand or a card over its middle) has
+    its card's middle placed at the surest of the detector's `centres` inside its box that no
+    face's card took, whatever that was read as: its outline is then known, and which card lies
+    over the other can be told."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
     if len(faced) > 1:
         quads = [_card_quad(members) for _, members, _ in faced]
+        taken = {id(p) for _, members, _ in faced for p in members}
+        for k, (face, members, _) in enumerate(faced):
+            corners = [p for p in members if p.cls == "index"]
+            middles = [c for c in centres if id(c) not in taken and _inside(c.centre, face.box)]
+            if quads[k] is None and corners and middles:
+                quads[k] = _card_quad([max(middles, key=lambda c: c.score), corners[0]])
         for _ in range(len(faced)):
             k = faced.index(best)
             over = [g for g, q in zip(faced, quads) if g is not best and q is not None and quads[k] is not None
