@@ -101,14 +101,13 @@ def main(argv=None) -> int:
                     help="also under these conditions of bench_conditions.py (the first words of their names)")
     a = ap.parse_args(argv)
     src = Path(a.roboflow) / a.split
-    scorer = Path(a.scorer) if a.scorer else ROOT.parent.parent / "shared" / "eval" / "score_recognizer.py"
+    scorer = Path(a.scorer) if a.scorer else bench_conditions.SCORER
     if not (src / "images").is_dir() or not scorer.is_file():
         raise SystemExit(f"need {src / 'images'} and {scorer}")
     strips = backgrounds(src, a.limit)
     if not strips:
         raise SystemExit(f"no photo in {src} leaves a strip clear of its cards")
-    names = [bench_conditions.PLAIN] + [n for n in bench_conditions.CONDITIONS
-                                       if a.conditions and any(n.startswith(w) for w in a.conditions)]
+    names = [bench_conditions.PLAIN] + (bench_conditions.chosen(a.conditions) if a.conditions else [])
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in dict.fromkeys(names):

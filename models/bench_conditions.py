@@ -121,6 +121,13 @@ CONDITIONS = {
 # every other condition: the colours read are compared with the untouched photo's (a yellow
 # index blurred into its black outline darkens toward the olive green's brightness)
 PLAIN = "as taken"
+# the shared scorer, beside the project
+SCORER = ROOT.parent / "shared" / "eval" / "score_recognizer.py"
+
+
+def chosen(words) -> list[str]:
+    """The conditions whose names start with one of `words` (every one when `words` is None)."""
+    return [n for n in CONDITIONS if words is None or any(n.startswith(w) for w in words)]
 
 
 def score(folder: Path, model_dir: str | None, scorer: Path, show_errors: int = 0) -> dict:
@@ -168,7 +175,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", default=None, help="the conditions whose names start with these words")
     a = ap.parse_args(argv)
     src = Path(a.roboflow) / "valid"
-    scorer = Path(a.scorer) if a.scorer else ROOT.parent / "shared" / "eval" / "score_recognizer.py"
+    scorer = Path(a.scorer) if a.scorer else SCORER
     if not (src / "labels.json").is_file() or not scorer.is_file():
         raise SystemExit(f"need {src / 'labels.json'} and {scorer}")
     meta = json.loads((src / "labels.json").read_text())
@@ -177,9 +184,8 @@ def main(argv=None) -> int:
     rec = Recognizer("classic", threads=1, model_dir=a.model_dir)
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for k, (name, fn) in enumerate(CONDITIONS.items()):
-            if a.only and not any(name.startswith(w) for w in a.only):
-                continue
+        for name in chosen(a.only or None):
+            k, fn = list(CONDITIONS).index(name), CONDITIONS[name]
             rng = np.random.default_rng(k)
             folder = Path(tmp) / f"c{k}"
             (folder / "images").mkdir(parents=True)

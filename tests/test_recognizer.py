@@ -683,6 +683,8 @@ def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark():
     dark = bc.CONDITIONS["nearly dark (x0.2, noise sigma 3)"](img, np.random.default_rng(0))
     assert 40 <= np.median(dark[30:60, 40:80]) <= 60          # the white at about a fifth
     assert bc.PLAIN in bc.CONDITIONS
+    assert bc.chosen(None) == list(bc.CONDITIONS)
+    assert bc.chosen(["warm", "nearly"]) == ["warm bulb (B x0.56, G x0.76)", "nearly dark (x0.2, noise sigma 3)"]
 
 
 def test_a_background_strip_lies_clear_of_the_cards_or_there_is_none(tmp_path):

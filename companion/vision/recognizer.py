@@ -710,7 +710,7 @@ INDEX_AT = np.float32([-0.305, -0.56])
 ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
 
 
-def _uppermost(image: np.ndarray, faced: list, centres: list[Part] = ()) -> Detection:
+def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
     detection): the surest face, unless another face's card lies over it (`_above`). A face whose
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
