@@ -30,6 +30,14 @@ def main(argv=None) -> int:
     ap.add_argument("--symbol-conf", type=float, default=0.7)
     a = ap.parse_args(argv)
     out = Path(a.out)
+    # settings the export does not set (classifier_turns, ...) are kept from the folder's file
+    meta_path = out / "recognizer.json"
+    try:
+        kept = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    except ValueError as exc:
+        sys.exit(f"{meta_path} is not JSON ({exc}): mend or remove it, then export again")
+    if not isinstance(kept, dict):
+        sys.exit(f"{meta_path} is not a JSON object of settings: mend or remove it, then export again")
     YOLO = offline_ultralytics()
     with tempfile.TemporaryDirectory() as tmp:
         # Ultralytics writes the .onnx beside the weights: export a copy, so that exporting the
@@ -41,10 +49,10 @@ def main(argv=None) -> int:
         if Path(a.detector).resolve() != (out / "detector.pt").resolve():
             shutil.copy(a.detector, out / "detector.pt")
         shutil.move(str(onnx), out / "detector.onnx")
-    meta = {"detector": "detector.onnx", "classifier": "classifier.onnx", "imgsz": a.imgsz, "crop": 48,
-            "conf": a.conf, "card_conf": a.card_conf, "symbol_conf": a.symbol_conf,
-            "detector_classes": list(model.names.values())}
-    (out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
+    meta = {"classifier": "classifier.onnx", "crop": 48, **kept}
+    meta.update({"detector": "detector.onnx", "imgsz": a.imgsz, "conf": a.conf, "card_conf": a.card_conf,
+                 "symbol_conf": a.symbol_conf, "detector_classes": list(model.names.values())})
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     print(f"wrote {out / 'detector.onnx'} and {out / 'recognizer.json'}")
     return 0
 

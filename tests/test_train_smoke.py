@@ -32,6 +32,8 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
     weights = tmp_path / "runs" / "smoke" / "weights"
     (weights / "last.onnx").write_text("shipped")
     (tmp_path / "md").mkdir()
+    # a setting the export does not make (four classifier turns) is kept in the folder's recognizer.json
+    (tmp_path / "md" / "recognizer.json").write_text(json.dumps({"imgsz": 320, "classifier_turns": 4}))
     out = subprocess.run([sys.executable, str(ROOT / "models" / "export.py"), "--detector", str(weights / "last.pt"),
                           "--imgsz", "64", "--out", str(tmp_path / "md")],
                          capture_output=True, text=True, timeout=600, env=env)
@@ -39,6 +41,7 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
     assert (weights / "last.onnx").read_text() == "shipped"
     meta = json.loads((tmp_path / "md" / "recognizer.json").read_text())
     assert meta["imgsz"] == 64 and (tmp_path / "md" / "detector.onnx").stat().st_size > 1000
+    assert meta["classifier_turns"] == 4 and meta["classifier"] == "classifier.onnx"
 
 
 @need_train
