@@ -583,6 +583,25 @@ def test_an_index_alone_at_the_frames_edge_must_be_read_surely(box, p, cards):
     assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
 
 
+@pytest.mark.parametrize("face_score,p,colour,cards", [
+    (0.7, 0.65, "yellow", 1),     # a face found surely, its one index read weakly, in the face's colour
+    (0.7, 0.65, "green", 0),      # the index another colour than the face's middle: a corner beneath
+    (0.7, 0.55, "yellow", 0),     # a reading too weak
+    (0.5, 0.65, "yellow", 0),     # a face found faintly
+    (0.7, 0.75, "green", 1),      # a sure reading needs no face to vouch for it
+])
+def test_one_weak_reading_in_a_face_is_a_card_when_the_faces_middle_vouches_for_it(face_score, p, colour, cards):
+    # a yellow skip in a dim corner of a phone photo: the face is found, its centre symbol is not
+    # read, its one corner index is read as a skip at 0.65 (under `symbol_conf`)
+    face, idx = (175, 740, 416, 960), (188, 811, 245, 871)
+    rec = _Scripted([("card", face, face_score, "none", 0.0), ("index", idx, 0.7, "skip", p)],
+                    {face: "yellow", idx: colour})
+    got = rec.recognize(np.zeros((960, 1280, 3), np.uint8))
+    assert len(got.cards) == cards
+    if cards:
+        assert str(got.top.card) == f"{colour} skip"
+
+
 @pytest.mark.parametrize("score,cards", [(0.3, 0), (0.6, 1)])
 def test_a_lone_index_the_detector_is_unsure_of_is_no_card(score, cards):
     # an ordinary playing card's rank is found faintly as an index (score 0.26-0.45) and read as

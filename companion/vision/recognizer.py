@@ -443,8 +443,11 @@ class Recognizer:
                 if p.cls == "centre" or (p.symbol == symbol and _fits_corner(p, members)):
                     members.append(p)
             agree = [p for p in members if p.symbol == symbol]
-            if max(p.p for p in agree) < self.sym_conf and len(agree) < 2:
-                continue        # one weak reading alone is no card
+            surest = max(p.p for p in agree)
+            if surest < self.sym_conf and len(agree) < 2 and not (
+                    f.score >= LONE_FACE_SCORE and surest >= LONE_FACE_CONF
+                    and f.color not in (None, WILD_FACE) and any(p.color == f.color for p in agree)):
+                continue        # one weak reading alone is no card, unless a surely found face's middle vouches for it
             if not any(_uno_print(image, p) for p in agree):
                 continue        # only ranks printed on white paper: a playing card's face
             used.update(id(p) for p in members)
@@ -551,6 +554,10 @@ class Recognizer:
 # a face's middle symbol, as shares of its upright box's longer side, each read (the surer reading
 # counts): a centre symbol is 0.31-0.47 of the card's height, a tilted card's box up to 1.2 times it
 MIDDLE_OF_BOX = (0.36, 0.46)
+# one weak reading (under `symbol_conf`) alone in a face is a card only when the face is found this
+# surely, the reading is this sure and of the colour the face's middle shows (a card in a dim
+# corner, or under a finger, whose centre symbol is not read: its one index read at 0.65)
+LONE_FACE_SCORE, LONE_FACE_CONF = 0.6, 0.6
 # an index no face took, whose crop runs off the frame, is a card only when read this surely
 EDGE_CONF = 0.9
 # an index no face took starts a card of its own only when the detector is this sure of it (a
