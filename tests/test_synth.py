@@ -312,3 +312,52 @@ def test_a_faded_deck_is_the_same_scene_printed_paler():
     x1, y1, x2, y2 = (int(v) for v in next(lb.box for lb in plain.labels if lb.cls == "card"))
     sat = [float(cv2.cvtColor(sc.image[y1:y2, x1:x2], cv2.COLOR_BGR2HSV)[..., 1].mean()) for sc in (plain, faded)]
     assert sat[1] < 0.8 * sat[0]
+
+
+def _cut_and_covered_canvas():
+    """A blue 5 half past the frame's right edge, and a red 3 whose centre a blue 8 half covers."""
+    rng = np.random.default_rng(0)
+    style = Style.random(rng, "classic")
+    canvas = Canvas(np.full((400, 600, 3), 90, np.float32))
+    cut = canvas.place(render_card(Card.parse("blue 5"), style), card_quad(600, 200, 240, 0, rng, 0))
+    low = canvas.place(render_card(Card.parse("red 3"), style), card_quad(150, 200, 240, 0, rng, 0))
+    canvas.place(render_card(Card.parse("blue 8"), style), card_quad(150, 200 + 240 * 0.55, 240, 0, rng, 0))
+    return canvas, cut, low
+
+
+def test_cut_labels_box_a_centre_and_a_face_only_the_frame_cuts():
+    from companion.vision.synth import CUT_CENTRE, _collect
+    canvas, cut, low = _cut_and_covered_canvas()
+    v_cut = canvas.visible(cut, cut.face.centre)[0]
+    v_low = canvas.visible(low, low.face.centre)[0]
+    assert CUT_CENTRE <= v_cut < 0.7 and CUT_CENTRE <= v_low < 0.7     # both half seen
+    assert canvas.cut_only(cut, cut.face.centre) and not canvas.cut_only(low, low.face.centre)
+    plain = {(lb.cls, str(lb.card)) for lb in _collect(canvas)[0]}
+    cut_labels = {(lb.cls, str(lb.card)) for lb in _collect(canvas, cut=True)[0]}
+    assert ("centre", "blue 5") not in plain and ("card", "blue 5") not in plain
+    # the frame's edge cut the blue 5: its centre and face are boxed; the covered red 3's centre is not
+    assert cut_labels - plain == {("centre", "blue 5"), ("card", "blue 5")}
+
+
+def test_hands_and_cut_labels_change_a_scene_only_when_given():
+    plain = make_scene(9_000_150, size=(320, 240), kind="pile")
+    assert make_scene(9_000_150, size=(320, 240), kind="pile", hands=None, cut_labels=False) == plain
+    seen = {}
+    for hands in (0.0, 1.0):
+        seen[hands] = [{(lb.cls, str(lb.card)): lb.visible for lb in make_scene(s, size=(320, 240), kind="pile",
+                                                                               hands=hands).labels}
+                       for s in range(700, 706)]
+    # the same cards laid the same way; a hand over the pile hides some of what shows without it
+    changed = 0
+    for bare, covered in zip(seen[0.0], seen[1.0]):
+        assert set(covered) <= set(bare) and all(v <= bare[k] for k, v in covered.items())
+        changed += covered != bare
+    assert changed >= 3
+
+
+def test_detector_dataset_command_checks_the_share_of_hands(tmp_path, capsys):
+    from companion.vision.dataset import main
+    with pytest.raises(SystemExit):
+        main(["detector", str(tmp_path / "d"), "--count", "1", "--hands", "1.5"])
+    assert "--hands is a share of the scenes" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

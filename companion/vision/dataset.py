@@ -18,7 +18,7 @@ import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES
 from .render import SHAPES, font_folders, truetype_fonts
-from .synth import ALL_KINDS, make_scene
+from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, make_scene
 
 # disjoint seed ranges
 SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}
@@ -40,9 +40,10 @@ def _scene_size(seed: int):
 
 
 def _write_detector(args):
-    seed, out, split, heights, tilt, kinds = args
+    seed, out, split, heights, tilt, kinds, hands, cut_labels = args
     kind = kinds[seed % len(kinds)] if kinds else None
-    sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt, kind=kind)
+    sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt, kind=kind, hands=hands,
+                    cut_labels=cut_labels)
     h, w = sc.image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -57,11 +58,13 @@ def _write_detector(args):
 
 
 def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None,
-                           heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = ()) -> Path:
+                           heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = (),
+                           hands: float | None = None, cut_labels: bool = False) -> Path:
     """Images + YOLO labels + data.yaml; returns the data.yaml path. ``heights``: the range of
     a card's height as a share of the frame's shorter side; ``tilt``: the camera leans up to this
-    many degrees from overhead (``make_scene``); ``kinds``: only scenes of these kinds
-    (``ALL_KINDS``, taken in turn by seed; empty: each seed draws its own kind).
+    many degrees from overhead; ``hands``: the chance of hands over the cards; ``cut_labels``:
+    label centres and faces the frame cuts (all four: ``make_scene``); ``kinds``: only scenes of
+    these kinds (``ALL_KINDS``, taken in turn by seed; empty: each seed draws its own kind).
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
     the validation range so that a later batch of scenes adds new ones instead of repeating."""
@@ -73,8 +76,8 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     kinds = _check_kinds(kinds)
-    jobs = [(first + i, out, "train", heights, tilt, kinds) for i in range(count)]
-    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt, kinds) for i in range(val)]
+    jobs = [(first + i, out, "train", heights, tilt, kinds, hands, cut_labels) for i in range(count)]
+    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt, kinds, hands, cut_labels) for i in range(val)]
     for k, _ in enumerate(_run(_write_detector, jobs, procs)):
         if k % 500 == 0:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
@@ -200,6 +203,12 @@ def main(argv=None):
                     help="card height range, as a share of the frame's shorter side (detector)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
                     help="the camera leans up to DEG degrees from overhead (detector)")
+    ap.add_argument("--hands", type=float, default=None, metavar="SHARE",
+                    help="this share of the scenes have one or two hands over the cards (detector; "
+                         "default: 45%%, 70%% of fans, each with up to two)")
+    ap.add_argument("--cut-labels", action="store_true",
+                    help=f"also label a centre symbol the frame's edge cuts when {CUT_CENTRE * 100:.0f}%% of it is "
+                         f"in view, and an uncovered face when {CUT_FACE * 100:.0f}%% of it is (detector)")
     ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(ALL_KINDS)),
                     help="only scenes of these kinds, taken in turn (default: any but lookalike)")
     ap.add_argument("--fonts", nargs="+", default=(), metavar="NAME",
@@ -214,13 +223,15 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if not 0 <= a.themed <= 1:
         ap.error(f"--themed is a share of the decks, from 0 to 1 (got {a.themed})")
+    if a.hands is not None and not 0 <= a.hands <= 1:
+        ap.error(f"--hands is a share of the scenes, from 0 to 1 (got {a.hands})")
     try:
         fonts = pick_fonts(a.fonts)
     except ValueError as exc:
         ap.error(str(exc))
     if a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
-                                   a.tilt, tuple(a.kinds)))
+                                   a.tilt, tuple(a.kinds), a.hands, a.cut_labels))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),

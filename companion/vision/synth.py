@@ -165,6 +165,16 @@ class Canvas:
 
     def visible(self, p: Placed, box) -> tuple[float, tuple | None]:
         """Fraction of a face box (face pixels) that is seen, and its image box."""
+        return self._seen(p, box)[:2]
+
+    def cut_only(self, p: Placed, box, slack: float = 0.03) -> bool:
+        """Whether what is not seen of a face box lies only past the frame's edge (nothing
+        covers the part inside the frame)."""
+        v, _, framed = self._seen(p, box)
+        return v >= framed - slack
+
+    def _seen(self, p: Placed, box) -> tuple[float, tuple | None, float]:
+        """(the share of a face box seen, its image box, the share of it inside the frame)."""
         x1, y1, x2, y2 = box
         pts = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]).reshape(-1, 1, 2)
         dst = cv2.perspectiveTransform(pts, _homography(p.quad)).reshape(-1, 2)
@@ -173,13 +183,14 @@ class Canvas:
         bx2, by2 = np.ceil(dst.max(0)).astype(int)
         cx1, cy1, cx2, cy2 = max(bx1, 0), max(by1, 0), min(bx2, w), min(by2, h)
         if cx2 <= cx1 or cy2 <= cy1:
-            return 0.0, None
+            return 0.0, None, 0.0
         poly = np.zeros((by2 - by1 + 1, bx2 - bx1 + 1), np.uint8)
         cv2.fillConvexPoly(poly, np.int32(np.round(dst - [bx1, by1])), 1)
         total = poly.sum()
         sub = poly[cy1 - by1: cy2 - by1, cx1 - bx1: cx2 - bx1]
         seen = ((self.owner[cy1:cy2, cx1:cx2] == p.layer) & (sub > 0)).sum()
-        return float(seen) / max(total, 1), (float(cx1), float(cy1), float(cx2), float(cy2))
+        return (float(seen) / max(total, 1), (float(cx1), float(cy1), float(cx2), float(cy2)),
+                float(sub.sum()) / max(total, 1))
 
     def covered_by_cards(self, p: Placed) -> tuple[float, float]:
         """Fraction of the card hidden by later cards, and fraction inside the frame."""
@@ -356,7 +367,13 @@ def _random_card(rng, deck_name: str, favour: tuple = ()) -> Card:
     return cards[rng.integers(len(cards))]
 
 
-def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7) -> tuple[list, list]:
+# with cut labels (`make_scene(cut_labels=True)`): a centre symbol that only the frame's edge cuts
+# is labelled when this share of it is in view (a person reads half a big 7), and an uncovered face
+# when this share of it is inside the frame
+CUT_CENTRE, CUT_FACE = 0.45, 0.3
+
+
+def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7, cut=False) -> tuple[list, list]:
     labels, cards = [], []
     for p in canvas.placed:
         if p.face.card is None:
@@ -369,10 +386,10 @@ def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7) -> tuple[list, list
                 seen_any = True
         if p.face.centre is not None:
             v, b = canvas.visible(p, p.face.centre)
-            if v >= min_centre and b is not None:
+            if b is not None and (v >= min_centre or (cut and v >= CUT_CENTRE and canvas.cut_only(p, p.face.centre))):
                 labels.append(Label("centre", b, p.face.card, round(v, 3)))
         hidden, inside = canvas.covered_by_cards(p)
-        if hidden < 0.04 and inside > 0.6:
+        if hidden < 0.04 and inside > (CUT_FACE if cut else 0.6):
             v, b = canvas.visible(p, (0, 0, CARD_W, CARD_H))
             if b is not None:
                 labels.append(Label("card", b, p.face.card, round(v, 3)))
@@ -446,7 +463,8 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
                backgrounds=None, effects: bool = True, favour: tuple = (),
                heights: tuple = (0.18, 0.75), tilt: float = 0.0, fonts: tuple = (),
                font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
-               themed: float = 0.0, faded: float = 0.0) -> Scene:
+               themed: float = 0.0, faded: float = 0.0, hands: float | None = None,
+               cut_labels: bool = False) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
@@ -457,7 +475,9 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     the ways (`render.SHAPES`) ``shape_share`` of them draw their action symbols, ``themed`` the
     share of decks with pictures in their cards' middles (`Style.random`); ``faded`` how far
     towards white every ink is printed (a faded deck, a washed-out print: `render.fade`; the
-    draws are the same whatever it is)."""
+    draws are the same whatever it is); ``hands`` the chance that one or two hands reach over the
+    cards (None: 0.45, 0.7 for a fan, and none, one or two); ``cut_labels`` also labels a centre
+    symbol or an uncovered face that the frame's edge cuts (`CUT_CENTRE`, `CUT_FACE`)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
@@ -505,10 +525,13 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     canvas = compose(layout, rng, size, style, backgrounds,
                      clutter=bool(rng.random() < 0.3 or kind in ("negative", "lookalike")))
     lookalikes = _add_lookalikes(canvas, rng, cx, cy, height) if kind == "lookalike" else []
-    n_hands = int(rng.integers(0, 3)) if rng.random() < (0.45 if kind != "fan" else 0.7) else 0
+    if hands is None:
+        n_hands = int(rng.integers(0, 3)) if rng.random() < (0.45 if kind != "fan" else 0.7) else 0
+    else:
+        n_hands = int(rng.integers(1, 3)) if rng.random() < hands else 0
     for _ in range(n_hands):
         add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
-    labels, cards = _collect(canvas)
+    labels, cards = _collect(canvas, cut=cut_labels)
     lookalikes += _decoys(canvas)
     img = canvas.img
     if tilt:      # its own random stream: the same seed without tilt gives the same scene as before
