@@ -967,12 +967,14 @@ def test_a_frame_with_a_card_read_is_not_looked_at_shrunk():
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
 def test_shipped_model_reads_a_card_held_close_to_a_phone():
-    # a yellow 1 filling a leaning phone's frame, cut by its edge: nothing is read at first sight
-    sc = make_scene(7_400_023, size=(1280, 960), kind="single", tilt=30.0)
-    assert str(sc.top) == "yellow 1"
+    # a yellow 7 overfilling a leaning phone's frame (the middle of the photo magnified twice: the
+    # phone held closer still), cut by its edges: nothing is read at first sight
+    sc = make_scene(7_400_022, size=(1280, 960), kind="single", tilt=30.0)
+    assert str(sc.top) == "yellow 7"
+    close = cv2.warpAffine(sc.image, cv2.getRotationMatrix2D((640, 480), 0, 2.0), (1280, 960))
     rec = Recognizer("auto")
-    assert rec._read(sc.image, rec.detect_zoomed(sc.image), 0, 0).cards == []
-    assert str(rec.recognize(sc.image).top.card) == "yellow 1"
+    assert rec._read(close, rec.detect_zoomed(close), 0, 0).cards == []
+    assert str(rec.recognize(close).top.card) == "yellow 7"
 
 
 class _OneViewSkip:
@@ -1016,19 +1018,6 @@ def test_a_bad_number_of_turns_is_a_clear_error(tmp_path):
         Recognizer("classic", model_dir=tmp_path)
 
 
-@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
-def test_shipped_model_reads_a_shaken_photo_by_its_four_turns():
-    # a 9-pixel streak across a blue reverse: one view of the smeared symbol is read as nothing
-    # sure enough, the four together read it
-    sc = make_scene(7_500_079, size=(640, 480), kind="single", deck_name="classic", effects=False)
-    streak = np.zeros((9, 9), np.float32)
-    streak[4, :] = 1
-    angle = float(np.random.default_rng(7_500_079).uniform(0, 180))
-    streak = cv2.warpAffine(streak, cv2.getRotationMatrix2D((4, 4), angle, 1.0), (9, 9))
-    shaken = cv2.filter2D(sc.image, -1, streak / streak.sum())
-    assert str(Recognizer("classic").recognize(shaken).top.card) == "blue reverse"
-
-
 def test_the_vision_docstring_examples_run():
     import doctest
 
@@ -1053,3 +1042,15 @@ def test_shipped_model_reads_a_faded_decks_top_card_by_its_pale_ink():
         top = Recognizer(sc.deck).recognize(sc.image).top
         got.append(top and str(top.card))
     assert got == ["green draw two", "purple 3"]
+
+
+def test_a_cards_two_corners_lie_a_little_over_two_index_sizes_apart():
+    # a fan's front card on a Roboflow photo (valid_00012) as the stage-8 detector boxes it: its two
+    # corner indices 2.3 of their sizes apart are one card's; a fanned twin's index beside another
+    # is not a second corner of the same card
+    centre = Part("centre", (110, 175, 185, 250), 0.85, "skip", 0.95)
+    top = Part("index", (163, 157, 200, 193), 0.76, "skip", 0.99)
+    assert recognizer._fits_corner(Part("index", (90, 222, 137, 269), 0.59, "skip", 0.96), [centre, top])
+    assert not recognizer._fits_corner(Part("index", (130, 190, 167, 226), 0.7, "skip", 0.96), [centre, top])
+    assert not recognizer._fits_corner(Part("index", (20, 300, 57, 336), 0.7, "skip", 0.96),
+                                       [centre, top, Part("index", (90, 222, 137, 269), 0.59, "skip", 0.96)])

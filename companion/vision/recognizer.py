@@ -706,6 +706,11 @@ ONE_COLOUR = 0.8
 WILD_CORNERS_P = 0.8
 # how much better (summed palette misfit) another deck's palette must fit than the classic one
 CLASSIC_PRIOR = 0.6
+# a card's two corner indices lie at least this many index sizes apart (their centres; a size is
+# the longer side of the detected box). A tight box of an upright index: over 5; the upright box of
+# a turned index is wider, and the stage-8 detector draws a fan's front corners looser still: 2.3-2.5
+# on the Roboflow photos, whose front card is small. Two fanned twins' indices side by side: about 1-2
+CORNERS_APART = 2.2
 
 
 # where a card's corner index sits, from the card's centre, in card widths (the index's centre; a
@@ -993,11 +998,11 @@ def _beside(p: Part, q: Part) -> bool:
 
 def _fits_corner(p: Part, members: list[Part]) -> bool:
     """Can index `p` be one more corner of the card whose parts are `members`? A card shows two
-    corner indices, far apart (a card's diagonal is over 5 index sizes)."""
+    corner indices, far apart (`CORNERS_APART` index sizes)."""
     corners = [q for q in members if q.cls == "index"]
     if len(corners) >= 2:
         return False
-    return all(np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]) >= 2.5 * (p.size + q.size) / 2
+    return all(np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]) >= CORNERS_APART * (p.size + q.size) / 2
                for q in corners)
 
 
