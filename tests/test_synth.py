@@ -328,10 +328,10 @@ def _cut_and_covered_canvas():
 def test_cut_labels_box_a_centre_and_a_face_only_the_frame_cuts():
     from companion.vision.synth import CUT_CENTRE, _collect
     canvas, cut, low = _cut_and_covered_canvas()
-    v_cut = canvas.visible(cut, cut.face.centre)[0]
-    v_low = canvas.visible(low, low.face.centre)[0]
+    v_cut, _, framed_cut = canvas.seen(cut, cut.face.centre)
+    v_low, _, framed_low = canvas.seen(low, low.face.centre)
     assert CUT_CENTRE <= v_cut < 0.7 and CUT_CENTRE <= v_low < 0.7     # both half seen
-    assert canvas.cut_only(cut, cut.face.centre) and not canvas.cut_only(low, low.face.centre)
+    assert framed_cut < 0.7 and framed_low > 0.97       # the one past the frame's edge, the other covered
     plain = {(lb.cls, str(lb.card)) for lb in _collect(canvas)[0]}
     cut_labels = {(lb.cls, str(lb.card)) for lb in _collect(canvas, cut=True)[0]}
     assert ("centre", "blue 5") not in plain and ("card", "blue 5") not in plain

@@ -708,8 +708,8 @@ WILD_CORNERS_P = 0.8
 CLASSIC_PRIOR = 0.6
 # a card's two corner indices lie at least this many index sizes apart (their centres; a size is
 # the longer side of the detected box). A tight box of an upright index: over 5; the upright box of
-# a turned index is wider, and the stage-8 detector draws a fan's front corners looser still: 2.3-2.5
-# on the Roboflow photos, whose front card is small. Two fanned twins' indices side by side: about 1-2
+# a turned index is wider, and the stage-8 detector draws a fan's front corners looser still: 2.2-2.5
+# on 9 Roboflow photos, whose front card is small. Two fanned twins' indices side by side: about 1-2
 CORNERS_APART = 2.2
 
 

@@ -165,16 +165,11 @@ class Canvas:
 
     def visible(self, p: Placed, box) -> tuple[float, tuple | None]:
         """Fraction of a face box (face pixels) that is seen, and its image box."""
-        return self._seen(p, box)[:2]
+        return self.seen(p, box)[:2]
 
-    def cut_only(self, p: Placed, box, slack: float = 0.03) -> bool:
-        """Whether what is not seen of a face box lies only past the frame's edge (nothing
-        covers the part inside the frame)."""
-        v, _, framed = self._seen(p, box)
-        return v >= framed - slack
-
-    def _seen(self, p: Placed, box) -> tuple[float, tuple | None, float]:
-        """(the share of a face box seen, its image box, the share of it inside the frame)."""
+    def seen(self, p: Placed, box) -> tuple[float, tuple | None, float]:
+        """(the share of a face box seen, its image box, the share of it inside the frame: where
+        the two are equal, nothing but the frame's edge hides any of it)."""
         x1, y1, x2, y2 = box
         pts = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]).reshape(-1, 1, 2)
         dst = cv2.perspectiveTransform(pts, _homography(p.quad)).reshape(-1, 2)
@@ -385,8 +380,9 @@ def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7, cut=False) -> tuple
                 labels.append(Label("index", b, p.face.card, round(v, 3)))
                 seen_any = True
         if p.face.centre is not None:
-            v, b = canvas.visible(p, p.face.centre)
-            if b is not None and (v >= min_centre or (cut and v >= CUT_CENTRE and canvas.cut_only(p, p.face.centre))):
+            v, b, framed = canvas.seen(p, p.face.centre)
+            # cut by the frame only: all of it inside the frame is seen (a few pixels of slack)
+            if b is not None and (v >= min_centre or (cut and v >= CUT_CENTRE and v >= framed - 0.03)):
                 labels.append(Label("centre", b, p.face.card, round(v, 3)))
         hidden, inside = canvas.covered_by_cards(p)
         if hidden < 0.04 and inside > (CUT_FACE if cut else 0.6):
