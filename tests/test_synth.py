@@ -365,3 +365,51 @@ def test_detector_dataset_command_checks_the_share_of_hands(tmp_path, capsys):
         main(["detector", str(tmp_path / "d"), "--count", "1", "--hands", "1.5"])
     assert "--hands is a share of the scenes" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize("side", range(4))
+def test_a_frame_cut_keeps_part_of_the_symbol_and_crops_it_as_at_run_time(side):
+    from companion.vision.dataset import frame_cut
+    img = np.random.default_rng(5).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    box = (150.0, 100.0, 210.0, 180.0)
+
+    class Side:       # a generator whose first integer is the side
+        def __init__(self):
+            self.rng = np.random.default_rng(side)
+
+        def uniform(self, *a):
+            return self.rng.uniform(*a)
+
+        def integers(self, n):
+            return side
+
+    view, (x1, y1, x2, y2) = frame_cut(img, box, Side())
+    # the view is the image up to an edge that runs through the box, on the side asked for
+    ox, oy = {0: (img.shape[1] - view.shape[1], 0), 2: (0, img.shape[0] - view.shape[0])}.get(side, (0, 0))
+    assert np.array_equal(view, img[oy:oy + view.shape[0], ox:ox + view.shape[1]])
+    assert [(x1, y1, x2, y2)[k] in (0.0, view.shape[1 - k % 2]) for k in range(4)].count(True) == 1
+    # ... and the box's part in view is the same pixels, 45-75% of the symbol
+    assert 0 <= x1 < x2 <= view.shape[1] and 0 <= y1 < y2 <= view.shape[0]
+    kept = (x2 - x1) * (y2 - y1) / ((box[2] - box[0]) * (box[3] - box[1]))
+    assert 0.44 <= kept <= 0.76
+    assert np.array_equal(view[int(y1):int(y2), int(x1):int(x2)],
+                          img[int(y1) + oy:int(y2) + oy, int(x1) + ox:int(x2) + ox])
+
+
+def test_crops_can_add_centre_symbols_cut_by_the_frame(tmp_path):
+    import json
+    from companion.vision.dataset import main, write_crops
+    plain = json.loads(write_crops(tmp_path / "p", count=6, first_seed=40, procs=1, kinds=("single",)).read_text())
+    rows = json.loads(write_crops(tmp_path / "c", count=6, first_seed=40, procs=1, kinds=("single",),
+                                  frame_cuts=1.0).read_text())
+    cut = [r for r in rows if r["cls"] == "cut"]
+    # the same symbols' crops as without, and a cut twin of some
+    assert cut and [r for r in rows if r["cls"] in ("index", "centre")] == [r for r in plain if r["cls"] in ("index", "centre")]
+    by_file = {r["file"]: r for r in rows}
+    for r in cut:       # each is the cut twin of a whole centre crop, of the same card
+        whole = by_file[r["file"].replace("c.png", ".png")]
+        assert whole["cls"] == "centre" and (whole["symbol"], whole["color"]) == (r["symbol"], r["color"])
+    assert not [r for r in plain if r["cls"] == "cut"]
+    with pytest.raises(SystemExit):
+        main(["crops", str(tmp_path / "bad"), "--count", "1", "--frame-cuts", "2"])
+    assert not (tmp_path / "bad").exists()

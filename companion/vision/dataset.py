@@ -110,6 +110,29 @@ def crop_square(img: np.ndarray, box, size: int, pad: float = 0.15, jitter: np.r
     return cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
+def frame_cut(img: np.ndarray, box, rng: np.random.Generator, keep=(CUT_CENTRE, 0.75)) -> tuple:
+    """(the image as a frame whose edge cuts `box`, the box's part inside it): the edge runs
+    across the box on a random side, leaving a share of it drawn from `keep` in view (the share
+    the detector's cut labels start at, to what a finger or corner off the frame leaves); the
+    classifier then sees what the camera's edge leaves of the symbol, padded as at run time
+    (`crop_square` repeats the edge's pixels)."""
+    h, w = img.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in box)
+    k = rng.uniform(*keep)
+    side = int(rng.integers(4))
+    if side == 0:       # the frame's left edge
+        e = int(round(x2 - k * (x2 - x1)))
+        return img[:, e:], (0.0, y1, x2 - e, y2)
+    if side == 1:       # right
+        e = int(round(x1 + k * (x2 - x1)))
+        return img[:, :e], (x1, y1, float(e), y2)
+    if side == 2:       # top
+        e = int(round(y2 - k * (y2 - y1)))
+        return img[e:], (x1, 0.0, x2, y2 - e)
+    e = int(round(y1 + k * (y2 - y1)))
+    return img[:e], (x1, y1, x2, float(e))
+
+
 RARE = ("wild", "wild_draw_four", "wild_swap_hands", "wild_shuffle_hands", "wild_customizable", "wild_seinfeld",
         "6", "9", "skip", "reverse", "draw_two")
 
@@ -135,10 +158,10 @@ def _check_kinds(kinds) -> tuple:
 
 
 def _write_crops(args):
-    seed, out, size, favour, kinds, fonts, shapes, themed = args
+    seed, out, size, favour, kinds, fonts, shapes, themed, tilt, hands, cut_labels, frame_cuts = args
     kind = kinds[seed % len(kinds)] if kinds else None
     sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts, shapes=shapes,
-                    themed=themed)
+                    themed=themed, tilt=tilt, hands=hands, cut_labels=cut_labels)
     rng = np.random.default_rng(seed + 17)
     rows = []
     # printed ranks and numbers that are no UNO card (playing cards, a score sheet) and parts of
@@ -155,6 +178,12 @@ def _write_crops(args):
         name = f"s{seed:08d}_{k}.png"
         cv2.imwrite(str(out / name), crop)
         rows.append({"file": name, "symbol": lab.card.symbol, "color": lab.card.color, "cls": lab.cls, "seed": seed})
+        if frame_cuts and lab.cls == "centre" and lab.visible >= 0.9 and rng.random() < frame_cuts:
+            view, box = frame_cut(sc.image, lab.box, rng)
+            name = f"s{seed:08d}_{k}c.png"
+            cv2.imwrite(str(out / name), crop_square(view, box, size, jitter=rng))
+            rows.append({"file": name, "symbol": lab.card.symbol, "color": lab.card.color, "cls": "cut",
+                         "seed": seed})
     # negatives: random patches that hold no index or centre symbol
     h, w = sc.image.shape[:2]
     boxes = [l.box for l in sc.labels if l.cls != "card"]
@@ -171,16 +200,23 @@ def _write_crops(args):
 
 
 def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
-                kinds: tuple = (), fonts: tuple = (), shapes: tuple = (), themed: float = 0.0) -> Path:
+                kinds: tuple = (), fonts: tuple = (), shapes: tuple = (), themed: float = 0.0,
+                tilt: float = 0.0, hands: float | None = None, cut_labels: bool = False,
+                frame_cuts: float = 0.0) -> Path:
     """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
     index and centre symbol, two background patches, and printed look-alikes, as "none".
     ``fonts``: TrueType font files half the decks print their numbers with; ``shapes``: the ways
     (`render.SHAPES`) half the decks draw their action symbols; ``themed``: the share of decks with
-    a picture in their cards' middles (its parts are "none" crops)."""
+    a picture in their cards' middles (its parts are "none" crops); ``tilt``, ``hands`` and
+    ``cut_labels`` as for the detector's scenes (`make_scene`): with ``cut_labels`` a centre symbol
+    half cut by the frame's edge is a crop of its symbol, as a person would read it;
+    ``frame_cuts``: the share of wholly seen centre symbols also written as the frame's edge would
+    cut them (`frame_cut`), kind "cut"."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes), themed) for i in range(count)]
+    jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes), themed, tilt, hands, cut_labels,
+             frame_cuts) for i in range(count)]
     rows = []
     for k, r in enumerate(_run(_write_crops, jobs, procs)):
         rows += r
@@ -202,13 +238,16 @@ def main(argv=None):
     ap.add_argument("--heights", type=float, nargs=2, default=(0.18, 0.75), metavar=("MIN", "MAX"),
                     help="card height range, as a share of the frame's shorter side (detector)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
-                    help="the camera leans up to DEG degrees from overhead (detector)")
+                    help="the camera leans up to DEG degrees from overhead")
     ap.add_argument("--hands", type=float, default=None, metavar="SHARE",
-                    help="this share of the scenes have one or two hands over the cards (detector; "
+                    help="this share of the scenes have one or two hands over the cards ("
                          "default: 45%%, 70%% of fans, each with up to two)")
     ap.add_argument("--cut-labels", action="store_true",
                     help=f"also label a centre symbol the frame's edge cuts when {CUT_CENTRE * 100:.0f}%% of it is "
-                         f"in view, and an uncovered face when {CUT_FACE * 100:.0f}%% of it is (detector)")
+                         f"in view, and an uncovered face when {CUT_FACE * 100:.0f}%% of it is (crops: the centre)")
+    ap.add_argument("--frame-cuts", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the wholly seen centre symbols are also written cut by the frame's "
+                         "edge, 45-75%% of them in view (crops)")
     ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(ALL_KINDS)),
                     help="only scenes of these kinds, taken in turn (default: any but lookalike)")
     ap.add_argument("--fonts", nargs="+", default=(), metavar="NAME",
@@ -223,6 +262,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if not 0 <= a.themed <= 1:
         ap.error(f"--themed is a share of the decks, from 0 to 1 (got {a.themed})")
+    if not 0 <= a.frame_cuts <= 1:
+        ap.error(f"--frame-cuts is a share of the centre symbols, from 0 to 1 (got {a.frame_cuts})")
     if a.hands is not None and not 0 <= a.hands <= 1:
         ap.error(f"--hands is a share of the scenes, from 0 to 1 (got {a.hands})")
     try:
@@ -236,7 +277,8 @@ def main(argv=None):
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
                           kinds=tuple(a.kinds), fonts=fonts, shapes=tuple(a.shapes),
-                          themed=a.themed))
+                          themed=a.themed, tilt=a.tilt, hands=a.hands, cut_labels=a.cut_labels,
+                          frame_cuts=a.frame_cuts))
 
 
 if __name__ == "__main__":
