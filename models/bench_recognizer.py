@@ -10,7 +10,9 @@ set at 9,200,000..)
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with
   the deck unknown (``--deck auto``, the default: the palette is guessed per image) and, as in a
-  game, with the scene's own deck (``--deck game``: each scene read by a recogniser for its deck);
+  game, with the scene's own deck (``--deck game``: each scene read by a recogniser for its deck),
+  or as ``companion recognize`` reads them (``--deck any``: any deck's symbols, the classic four
+  colours, which are all the shared scorer knows; only the scenes of decks printed in them);
 - with --small N, the same on N piles of small cards (7-18% of the frame's height: a camera far
   from the table, a wide photo) at 640x480 and at 1600x1200 (seeds 9,650,000..); with --tilted N,
   on N piles seen by a camera leaning up to 45 degrees from overhead (seeds 9,750,000..);
@@ -55,6 +57,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from companion.cards import deck as deck_profile  # noqa: E402
 from companion.vision.dataset import SEEDS, pick_fonts  # noqa: E402
 from companion.vision.render import SHAPES  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
@@ -102,6 +105,8 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
         if sc.top is None:
             continue
         seen_of_top = _top_in_view(sc)
+        if rec(sc.deck) is None:      # (--deck any: a deck in other colours than the four)
+            continue
         got = det_key(rec(sc.deck).recognize(sc.image).top)
         right = got == key(sc.top)
         ok += right
@@ -148,6 +153,8 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
         if vis is None:
             continue
         view = "whole" if vis >= 0.95 else "most" if vis >= 0.75 else "cut"
+        if rec(sc.deck) is None:      # (--deck any: a deck in other colours than the four)
+            continue
         got = det_key(rec(sc.deck).recognize(sc.image).top)
         seen[view] += 1
         right[view] += got == key(sc.top)
@@ -176,6 +183,8 @@ def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(64
         # (a camera leaning over the table can push part of an index out of the frame)
         in_view = {id(lab.card) for lab in sc.labels if lab.cls == "index" and lab.visible >= 0.75}
         truth = collections.Counter(key(c) for c in sc.cards if id(c) in in_view)
+        if rec(sc.deck) is None:
+            continue
         seen = collections.Counter(det_key(d) for d in rec(sc.deck).recognize(sc.image).cards)
         inter = sum((truth & seen).values())
         extra = seen - truth
@@ -269,7 +278,10 @@ def main(argv=None) -> int:
                          "at 640x480 and by a leaning phone at 1280x960: every card in view (multi recall and precision)")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
-    ap.add_argument("--deck", default="auto", help="auto (deck unknown), game (each scene's own deck) or a profile")
+    ap.add_argument("--deck", default="auto",
+                    help="auto (deck unknown), game (each scene's own deck), any (the decks in the four classic "
+                         "colours, read as `companion recognize` reads them: any deck's symbols in those colours) "
+                         "or a profile")
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--first-seed", type=int, default=SEEDS["bench"],
                     help="the piles' first seed (default: the benchmark's; 9,200,000.. is a tuning set)")
@@ -291,6 +303,8 @@ def main(argv=None) -> int:
     if a.deck == "game":      # each scene read with its own deck, as the game does
         per_deck = functools.lru_cache(None)(lambda d: Recognizer(d, model_dir=a.model_dir, threads=1))
         which, deck_name = per_deck, None
+    elif a.deck == "any":      # the shared scorer's four colours: only the decks printed in them
+        which, deck_name = (lambda d: rec if set(deck_profile(d).colors) == set(rec.colors) else None), None
     else:
         which, deck_name = (lambda _d: rec), (None if a.deck == "auto" else a.deck)
     if a.piles:

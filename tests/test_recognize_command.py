@@ -56,3 +56,19 @@ def test_one_json_line_per_image_in_order_and_errors_inline(tmp_path):
         assert isinstance(l["cards"], list)
         for c in l["cards"] + ([l["top"]] if l["top"] else []):
             assert set(c) >= {"color", "symbol", "confidence", "box"} and len(c["box"]) == 4
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_the_json_names_only_the_four_colours_the_contract_knows(tmp_path):
+    # a Seinfeld purple reverse, and a classic red 9 photographed by a leaning phone whose red the
+    # guessed palette ("--deck auto") takes for the Seinfeld orange
+    purple, red = tmp_path / "purple.png", tmp_path / "red.png"
+    cv2.imwrite(str(purple), make_scene(9_870_021, size=(640, 480), kind="single").image)
+    cv2.imwrite(str(red), make_scene(9_880_209, size=(1280, 960), kind="single", tilt=30.0).image)
+    out = run("--json", str(purple), str(red))
+    assert out.returncode == 0, out.stderr
+    tops = [json.loads(line)["top"] for line in out.stdout.splitlines()]
+    assert [(t["color"], t["symbol"]) for t in tops] == [("blue", "reverse"), ("red", "9")]
+    # the deck's own colours when asked for
+    guessed = run("--json", "--deck", "auto", str(purple))
+    assert json.loads(guessed.stdout)["top"]["color"] == "purple"

@@ -12,7 +12,10 @@ import cv2
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="one JSON object per image per line (the default output)")
-    p.add_argument("--deck", default="auto", help="deck profile (classic, classic112, seinfeld) or auto (any)")
+    p.add_argument("--deck", default="any",
+                   help="any (the default: any deck's symbols, in the four colours the JSON contract names), "
+                        "auto (any deck, the palette guessed per photo: orange and purple too) or a deck profile "
+                        "(classic, classic112, seinfeld)")
     p.add_argument("--model-dir", default=None, help="folder with recognizer.json and the ONNX models")
     p.add_argument("--threads", type=int, default=1)
 

@@ -100,8 +100,12 @@ class Recognizer:
 
     def __init__(self, deck: str = "classic", *, model_dir: str | os.PathLike | None = None,
                  threads: int = 1, conf: float | None = None):
-        if deck == "auto":   # any deck: every symbol of every profile; the palette is chosen per image
+        if deck in ("auto", "any"):
+            # any deck: every symbol of every profile. "auto": the palette is chosen per image;
+            # "any": the classic four colours (the shared scorer's), a themed deck's read as the nearest
             self.palettes = list(dict.fromkeys(deck_profile(name).colors for name in deck_names()))
+            if deck == "any":
+                self.palettes = [deck_profile("classic").colors]
             allowed = {s for name in deck_names() for s in deck_profile(name).symbols()}
         else:
             prof = deck_profile(deck)
