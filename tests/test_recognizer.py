@@ -577,6 +577,7 @@ def test_a_faces_middle_decides_between_its_corners_and_those_beneath(middle, wa
     ((300, 200, 326, 226), 0.8, 1),     # an index alone in the middle of the frame: a card
     ((300, 454, 326, 480), 0.8, 0),     # the same at the frame's bottom edge: its crop runs off
     ((300, 454, 326, 480), 0.95, 1),    # there only a sure reading is a card
+    ((300, 454, 326, 480), 0.87, 1),    # (a card mostly off a leaning phone's frame: its corner read at 0.86-0.88)
 ])
 def test_an_index_alone_at_the_frames_edge_must_be_read_surely(box, p, cards):
     rec = _Scripted([("index", box, 0.5, "6", p)], {box: "green"})

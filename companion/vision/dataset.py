@@ -116,7 +116,6 @@ def frame_cut(img: np.ndarray, box, rng: np.random.Generator, keep=(CUT_CENTRE, 
     the detector's cut labels start at, to what a finger or corner off the frame leaves); the
     classifier then sees what the camera's edge leaves of the symbol, padded as at run time
     (`crop_square` repeats the edge's pixels)."""
-    h, w = img.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in box)
     k = rng.uniform(*keep)
     side = int(rng.integers(4))
