@@ -72,3 +72,11 @@ def test_the_json_names_only_the_four_colours_the_contract_knows(tmp_path):
     # the deck's own colours when asked for
     guessed = run("--json", "--deck", "auto", str(purple))
     assert json.loads(guessed.stdout)["top"]["color"] == "purple"
+
+
+def test_an_unknown_deck_is_a_clear_error_naming_the_choices(tmp_path):
+    img = tmp_path / "a.jpg"
+    cv2.imwrite(str(img), make_scene(1, size=(160, 160)).image)
+    out = run("--json", "--deck", "seinfield", str(img))
+    assert out.returncode == 2 and out.stdout == ""
+    assert "unknown deck 'seinfield'; choose any, auto or one of classic, classic112, seinfeld" in out.stderr

@@ -100,12 +100,13 @@ class Recognizer:
 
     def __init__(self, deck: str = "classic", *, model_dir: str | os.PathLike | None = None,
                  threads: int = 1, conf: float | None = None):
+        if deck not in ("auto", "any", *deck_names()):
+            raise ValueError(f"unknown deck {deck!r}; choose any, auto or one of {', '.join(deck_names())}")
         if deck in ("auto", "any"):
             # any deck: every symbol of every profile. "auto": the palette is chosen per image;
             # "any": the classic four colours (the shared scorer's), a themed deck's read as the nearest
-            self.palettes = list(dict.fromkeys(deck_profile(name).colors for name in deck_names()))
-            if deck == "any":
-                self.palettes = [deck_profile("classic").colors]
+            self.palettes = [deck_profile("classic").colors] if deck == "any" else \
+                list(dict.fromkeys(deck_profile(name).colors for name in deck_names()))
             allowed = {s for name in deck_names() for s in deck_profile(name).symbols()}
         else:
             prof = deck_profile(deck)
