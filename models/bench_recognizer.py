@@ -104,10 +104,11 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
                         heights=heights, tilt=tilt)
         if sc.top is None:
             continue
-        seen_of_top = _top_in_view(sc)
-        if rec(sc.deck) is None:      # (--deck any: a deck in other colours than the four)
+        reader = rec(sc.deck)
+        if reader is None:      # (--deck any: a deck in other colours than the four)
             continue
-        got = det_key(rec(sc.deck).recognize(sc.image).top)
+        seen_of_top = _top_in_view(sc)
+        got = det_key(reader.recognize(sc.image).top)
         right = got == key(sc.top)
         ok += right
         if seen_of_top is None:
@@ -153,9 +154,10 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
         if vis is None:
             continue
         view = "whole" if vis >= 0.95 else "most" if vis >= 0.75 else "cut"
-        if rec(sc.deck) is None:      # (--deck any: a deck in other colours than the four)
+        reader = rec(sc.deck)
+        if reader is None:      # (--deck any: a deck in other colours than the four)
             continue
-        got = det_key(rec(sc.deck).recognize(sc.image).top)
+        got = det_key(reader.recognize(sc.image).top)
         seen[view] += 1
         right[view] += got == key(sc.top)
         if got != key(sc.top) and view != "cut":
@@ -183,9 +185,10 @@ def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(64
         # (a camera leaning over the table can push part of an index out of the frame)
         in_view = {id(lab.card) for lab in sc.labels if lab.cls == "index" and lab.visible >= 0.75}
         truth = collections.Counter(key(c) for c in sc.cards if id(c) in in_view)
-        if rec(sc.deck) is None:
+        reader = rec(sc.deck)
+        if reader is None:
             continue
-        seen = collections.Counter(det_key(d) for d in rec(sc.deck).recognize(sc.image).cards)
+        seen = collections.Counter(det_key(d) for d in reader.recognize(sc.image).cards)
         inter = sum((truth & seen).values())
         extra = seen - truth
         hidden = extra & (collections.Counter(key(c) for c in sc.present) - truth)

@@ -368,7 +368,7 @@ def test_detector_dataset_command_checks_the_share_of_hands(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("side", range(4))
-def test_a_frame_cut_keeps_part_of_the_symbol_and_crops_it_as_at_run_time(side):
+def test_a_frame_cut_ends_the_picture_across_the_symbol_on_the_side_drawn(side):
     from companion.vision.dataset import frame_cut
     img = np.random.default_rng(5).integers(0, 255, (300, 400, 3), dtype=np.uint8)
     box = (150.0, 100.0, 210.0, 180.0)
