@@ -30,6 +30,9 @@ SEINFELD = ("blue", "green", "orange", "purple")
     ((20, 245, 235), CLASSIC, "yellow"), ((12, 150, 144), CLASSIC, "green"),
     # the recent decks' teal green (#00A651, hue 75) is green, their blue (#0072BC, hue 102) blue
     ((81, 166, 0), CLASSIC, "green"), ((81, 166, 0), SEINFELD, "green"), ((188, 114, 0), CLASSIC, "blue"),
+    # a Seinfeld purple printed bluer (hue 127, as on the game bench's pile 9,000,332) is purple,
+    # a blue at hue 116 still blue
+    ((180, 50, 80), SEINFELD, "purple"), ((200, 60, 40), SEINFELD, "blue"),
 ])
 def test_read_colour_picks_the_nearest_colour_of_the_deck(bgr, palette, want):
     patch = np.zeros((30, 30, 3), np.uint8)
@@ -339,6 +342,26 @@ def test_corners_of_cards_beneath_inside_the_top_face_box_are_not_its_votes():
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert got.top.card == Card.parse("blue 1")
     assert sorted(str(d.card) for d in got.cards) == ["blue 1", "blue skip", "red skip"]
+
+
+@pytest.mark.parametrize("its_corner,top", [(True, "blue 9"), (False, "blue 5")])
+def test_two_corners_round_another_cards_centre_are_a_card_beneath(its_corner, top):
+    # a tilted blue 9 over a blue 5 (game bench pile 9,000,412): the 9's upright box holds both of
+    # the 5's corners, which outvote the 9's one corner and its centre (a finger across it, read at
+    # 0.5). The 9's centre lies in the middle of the card the two 5s outline: that card is beneath.
+    # A centre alone that no corner index confirms may be misread (a finger across a 9 reads 3),
+    # and does not overrule two corners
+    face, centre = (281, 232, 637, 480), (377, 309, 545, 473)
+    fives = [(460, 225, 510, 272), (302, 427, 343, 466)]
+    nine = (491, 252, 543, 305)
+    parts = [("card", face, 0.74, "none", 0.0), ("index", fives[0], 0.68, "5", 0.98),
+             ("index", fives[1], 0.6, "5", 0.98), ("centre", centre, 0.55, "9", 0.5)]
+    if its_corner:
+        parts.append(("index", nine, 0.78, "9", 0.96))
+    rec = _Scripted(parts, {b: "blue" for b in (face, centre, nine, *fives)})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert str(got.top.card) == top
+    assert sorted(str(d.card) for d in got.cards) == (["blue 5", "blue 9"] if its_corner else ["blue 5"])
 
 
 def test_fanned_twins_are_two_cards_not_one():

@@ -20,9 +20,10 @@ import numpy as np
 # a pure green: every index seen at hue 29-34 there is an olive green card), blue 108-119; the
 # recent decks print a teal green (#00A651 is hue 75) and a blue near hue 102. So green is wide:
 # yellow|green falls at 28.1, green|blue at 85, red|orange at 6, orange|yellow at 17, blue|purple
-# at 130, purple|red at 167, red|yellow at 13.2.
+# at 125.5 (midway: a Seinfeld purple is printed at hue 141, bluer prints of it reach 126, and no
+# blue seen on a real photo passes 119), purple|red at 167, red|yellow at 13.2.
 HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22), "blue": (110, 18),
-        "purple": (145, 14)}
+        "purple": (141, 18)}
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
 YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellows (0.86-1.0)
@@ -189,7 +190,7 @@ def palette_misfit(h: np.ndarray | None, palettes) -> np.ndarray | None:
         >>> patch = np.zeros((10, 10, 3), np.uint8); patch[:] = (150, 50, 120)    # BGR purple
         >>> h = saturated_hues(patch)
         >>> [round(float(v), 1) for v in palette_misfit(h, [("red", "blue"), ("blue", "purple")])]
-        [1.7, 0.3]
+        [1.7, 0.0]
     """
     if h is None:
         return None

@@ -439,6 +439,12 @@ class Recognizer:
                 continue
             votes = _symbol_votes([syms[i] for i in voters])
             symbol = max(votes, key=votes.get)
+            if len(votes) > 1 and _beneath([syms[i] for i in voters], symbol):
+                # two corners of a card whose middle another card's centre symbol covers: a card
+                # beneath, of the face's colour, whose corners the tilted face's box takes in
+                voters = [i for i in voters if syms[i].symbol != symbol]
+                votes = _symbol_votes([syms[i] for i in voters])
+                symbol = max(votes, key=votes.get)
             # a card shows at most two corner indices, a card's diagonal apart: more indices of
             # the symbol, or two side by side, are the corners of other cards of the same face
             # (fanned twins)
@@ -754,6 +760,31 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection
                 break
             best = over[0]
     return best[2]
+
+
+def _beneath(parts: list[Part], symbol: str) -> bool:
+    """Are the parts reading `symbol` the two corners of a card that lies beneath another? Two
+    corner indices of it a card's diagonal apart and no centre symbol of it, while a centre symbol
+    read as another symbol, which a corner index among the parts shows too, lies in the middle of
+    the card they outline (within `MIDDLE_REACH` of its width of the card's centre): that card's
+    middle is covered by the card whose centre shows there (a blue 9 over a blue 5, both 5s'
+    corners inside the 9's upright box, a finger over the 9). A centre alone may be misread (a
+    finger across a 9 turns it into a 3)."""
+    mine = [p for p in parts if p.symbol == symbol]
+    corners = [p for p in mine if p.cls == "index"]
+    if len(corners) != 2 or len(mine) != 2 or not _fits_corner(corners[1], corners[:1]):
+        return False
+    quad = _card_quad(corners)
+    if quad is None:
+        return False
+    middle, width = quad.mean(0), float(np.hypot(*(quad[1] - quad[0])))
+    return any(p.cls == "centre" and p.symbol != symbol
+               and np.hypot(*(np.float32(p.centre) - middle)) <= MIDDLE_REACH * width
+               and any(q.cls == "index" and q.symbol == p.symbol for q in parts) for p in parts)
+
+
+# how near a card's centre (a share of its width) another card's centre symbol covers its middle
+MIDDLE_REACH = 0.45
 
 
 def _in_a_face(members: list[Part], faces: list[Part], shape: tuple) -> bool:
