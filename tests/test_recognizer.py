@@ -214,6 +214,31 @@ def test_a_close_up_maps_its_parts_back_to_the_frame():
     assert 800 <= index[0].centre[0] <= 850 and 600 <= index[0].centre[1] <= 660
 
 
+@pytest.mark.parametrize("close_up,kept", [
+    ("index", ["card", "centre", "index"]),     # the close-up lost the small card's face and centre
+    ("card", ["card", "centre"]),               # it found the face again: its face, the first look's centre
+    ("", []),                                   # it found nothing: no card there (a pattern, a playing card)
+])
+def test_a_close_up_keeps_what_the_first_look_found_and_it_lost(close_up, kept):
+    # a small card (7-18% of a 640x480 frame's height: 9,650,034 on the small-card bench): the first
+    # look finds its face and centre symbol, the close-up (upscaled, soft) may find less
+    class Zooming(Recognizer):
+        def __init__(self):
+            pass
+
+        def detect(self, image, fill=1.0):
+            h, w = image.shape[:2]
+            if w == 640:
+                return [Part("card", (376, 141, 451, 211), 0.5), Part("centre", (395, 157, 429, 192), 0.66)]
+            got = {"index": Part("index", (0.2 * w, 0.2 * h, 0.3 * w, 0.3 * h), 0.6),
+                   "card": Part("card", (0.27 * w, 0.27 * h, 0.73 * w, 0.73 * h), 0.7)}
+            return [got[close_up]] if close_up else []
+    parts = Zooming().detect_zoomed(np.zeros((480, 640, 3), np.uint8))
+    assert sorted(p.cls for p in parts) == kept
+    if close_up == "card":      # the close-up's face replaced the first look's
+        assert [p.score for p in parts if p.cls == "card"] == [0.7]
+
+
 def test_a_frame_showing_nothing_is_looked_at_by_quarters():
     class Blind(Recognizer):
         def __init__(self):

@@ -195,10 +195,17 @@ class Recognizer:
             y1 = int(max(0, min(h - crop, cy - crop / 2)))
             zooms.append((x1, y1, int(min(w, x1 + crop)), int(min(h, y1 + crop))))
         for region in zooms[:MAX_ZOOMS]:
-            near = self._detect_in(image, region)
-            # the close-up's parts replace the first look's inside it; parts cut by its edge stay
-            parts = [p for p in parts if not _inside(p.centre, region, -0.05)] + \
-                [p for p in near if _inside(p.centre, region, -0.05)]
+            near = [p for p in self._detect_in(image, region) if _inside(p.centre, region, -0.05)]
+            # the close-up's parts replace the first look's inside it; parts cut by its edge stay.
+            # A first-look part the close-up did not find again stays too, when the close-up found
+            # something (a small card's centre symbol or face, seen at 320 pixels and lost in the
+            # close-up's blur); a close-up that finds nothing at all shows no card (a playing
+            # card's rank, a pattern on the table)
+            old = [p for p in parts if _inside(p.centre, region, -0.05)]
+            parts = [p for p in parts if not _inside(p.centre, region, -0.05)] + near
+            if near:
+                _add_unseen(parts, [p for p in old if not any(
+                    q.cls == p.cls and _overlap(q.box, p.box) >= FOUND_AGAIN for q in near)])
         return parts
 
     def _detect_in(self, image: np.ndarray, region) -> list[Part]:
@@ -603,6 +610,9 @@ RELOOK_GAIN = 1.3
 # zoom: a cluster of cards whose card is under ZOOM_CARD of the close-up's side is looked at again
 # through a close-up, unless the close-up would be over ZOOM_MAX of the frame; at most MAX_ZOOMS.
 ZOOM_CARD, ZOOM_MAX, MAX_ZOOMS = 0.45, 0.6, 3
+# a first-look part that no close-up part of its kind covers this much of (of the smaller box) was
+# not found again (a fan's index found again a little off is found again)
+FOUND_AGAIN = 0.3
 # a part's size as a share of its card's (the rendered designs: an index box 0.13-0.17 of the
 # card's height, a centre symbol 0.31-0.47)
 PART_OF_CARD = {"card": 1.0, "index": 0.16, "centre": 0.4}
