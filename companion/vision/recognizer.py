@@ -780,9 +780,9 @@ def _beneath(parts: list[Part], symbol: str) -> bool:
     middle is covered by the card whose centre shows there (a blue 9 over a blue 5, both 5s'
     corners inside the 9's upright box, a finger over the 9). A centre alone may be misread (a
     finger across a 9 turns it into a 3)."""
-    mine = [p for p in parts if p.symbol == symbol]
-    corners = [p for p in mine if p.cls == "index"]
-    if len(corners) != 2 or len(mine) != 2 or not _fits_corner(corners[1], corners[:1]):
+    corners = [p for p in parts if p.symbol == symbol and p.cls == "index"]
+    if len(corners) != 2 or not _fits_corner(corners[1], corners[:1]) \
+            or any(p.symbol == symbol and p.cls == "centre" for p in parts):
         return False
     quad = _card_quad(corners)
     if quad is None:
