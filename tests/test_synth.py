@@ -1,4 +1,5 @@
 """The synthetic generator: deterministic per seed, and its labels match what was drawn."""
+import cv2
 import numpy as np
 import pytest
 
@@ -413,3 +414,31 @@ def test_crops_can_add_centre_symbols_cut_by_the_frame(tmp_path):
     with pytest.raises(SystemExit):
         main(["crops", str(tmp_path / "bad"), "--count", "1", "--frame-cuts", "2"])
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_soft_scene_is_the_same_cards_made_small_and_scaled_up():
+    from companion.vision.dataset import soft_scene
+    for seed in range(800, 806):
+        plain = make_scene(seed, size=(416, 416), kind="single")
+        image, labels = soft_scene(seed, (416, 416), 0.0, kind="single")
+        assert np.array_equal(image, plain.image) and [b for _, b in labels] == [lb.box for lb in plain.labels]
+        image, labels = soft_scene(seed, (416, 416), 1.0, kind="single")
+        again, _ = soft_scene(seed, (416, 416), 1.0, kind="single")
+        assert image.shape == (416, 416, 3) and np.array_equal(image, again)
+        # the same card, its boxes scaled with the picture: the top card's face still boxes the same share
+        face_label, face = next((lab, b) for lab, b in labels if lab.cls == "card")
+        plain_face = next(lb for lb in plain.labels if lb.cls == "card")
+        assert face_label.card == plain_face.card
+        plain_face = plain_face.box
+        assert abs((face[2] - face[0]) - (plain_face[2] - plain_face[0])) < 0.08 * 416
+        # and softer: made at 20-50% of the size, its finest edges are gone
+        sharp = lambda im: cv2.Laplacian(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var()
+        assert sharp(image) < 0.6 * sharp(plain.image)
+
+
+def test_detector_dataset_command_checks_the_share_of_soft_scenes(tmp_path, capsys):
+    from companion.vision.dataset import main
+    with pytest.raises(SystemExit):
+        main(["detector", str(tmp_path / "d"), "--count", "1", "--soft", "2"])
+    assert "--soft is a share of the scenes" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

@@ -39,17 +39,34 @@ def _scene_size(seed: int):
     return SIZES[seed % len(SIZES)]
 
 
+def soft_scene(seed: int, size, share: float, **kw):
+    """`make_scene` at `size`, or, for `share` of the seeds, made at 20-50% of that size (its
+    light, blur, noise and JPEG at that size) and scaled up to it: what the recogniser's close-up
+    of a small card shows (`Recognizer.detect_zoomed`: a card 50-90 pixels tall in a 640x480
+    frame, cut out and brought up to the detector's input). Returns (image, labels' boxes as
+    (label, box) in the image's pixels)."""
+    w, h = size
+    rng = np.random.default_rng(seed + 29)
+    f = rng.uniform(0.2, 0.5) if rng.random() < share else 1.0
+    made = (max(48, round(w * f)), max(48, round(h * f)))
+    sc = make_scene(seed, size=made, **kw)
+    if made == (w, h):
+        return sc.image, [(lab, lab.box) for lab in sc.labels]
+    sx, sy = w / made[0], h / made[1]
+    image = cv2.resize(sc.image, (w, h), interpolation=cv2.INTER_LINEAR)
+    return image, [(lab, (lab.box[0] * sx, lab.box[1] * sy, lab.box[2] * sx, lab.box[3] * sy)) for lab in sc.labels]
+
+
 def _write_detector(args):
-    seed, out, split, heights, tilt, kinds, hands, cut_labels = args
+    seed, out, split, heights, tilt, kinds, hands, cut_labels, soft = args
     kind = kinds[seed % len(kinds)] if kinds else None
-    sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt, kind=kind, hands=hands,
-                    cut_labels=cut_labels)
-    h, w = sc.image.shape[:2]
+    image, labels = soft_scene(seed, _scene_size(seed), soft, heights=heights, tilt=tilt, kind=kind, hands=hands,
+                               cut_labels=cut_labels)
+    h, w = image.shape[:2]
     name = f"s{seed:08d}"
-    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     lines = []
-    for lab in sc.labels:
-        x1, y1, x2, y2 = lab.box
+    for lab, (x1, y1, x2, y2) in labels:
         if x2 - x1 < 3 or y2 - y1 < 3:
             continue
         lines.append(f"{CLASSES.index(lab.cls)} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
@@ -59,11 +76,12 @@ def _write_detector(args):
 
 def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None,
                            heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = (),
-                           hands: float | None = None, cut_labels: bool = False) -> Path:
+                           hands: float | None = None, cut_labels: bool = False, soft: float = 0.0) -> Path:
     """Images + YOLO labels + data.yaml; returns the data.yaml path. ``heights``: the range of
     a card's height as a share of the frame's shorter side; ``tilt``: the camera leans up to this
     many degrees from overhead; ``hands``: the chance of hands over the cards; ``cut_labels``:
-    label centres and faces the frame cuts (all four: ``make_scene``); ``kinds``: only scenes of
+    label centres and faces the frame cuts (all four: ``make_scene``); ``soft``: the share of
+    scenes made small and scaled up, as a close-up of a small card shows them (`soft_scene`); ``kinds``: only scenes of
     these kinds (``ALL_KINDS``, taken in turn by seed; empty: each seed draws its own kind).
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
@@ -76,8 +94,8 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     kinds = _check_kinds(kinds)
-    jobs = [(first + i, out, "train", heights, tilt, kinds, hands, cut_labels) for i in range(count)]
-    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt, kinds, hands, cut_labels) for i in range(val)]
+    jobs = [(first + i, out, "train", heights, tilt, kinds, hands, cut_labels, soft) for i in range(count)]
+    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt, kinds, hands, cut_labels, soft) for i in range(val)]
     for k, _ in enumerate(_run(_write_detector, jobs, procs)):
         if k % 500 == 0:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
@@ -247,6 +265,9 @@ def main(argv=None):
     ap.add_argument("--frame-cuts", type=float, default=0.0, metavar="SHARE",
                     help="this share of the wholly seen centre symbols are also written cut by the frame's "
                          "edge, 45-75%% of them in view (crops)")
+    ap.add_argument("--soft", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the scenes are made at 20-50%% of their size and scaled up, as the "
+                         "recogniser's close-up of a small card shows it (detector)")
     ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(ALL_KINDS)),
                     help="only scenes of these kinds, taken in turn (default: any but lookalike)")
     ap.add_argument("--fonts", nargs="+", default=(), metavar="NAME",
@@ -263,6 +284,8 @@ def main(argv=None):
         ap.error(f"--themed is a share of the decks, from 0 to 1 (got {a.themed})")
     if not 0 <= a.frame_cuts <= 1:
         ap.error(f"--frame-cuts is a share of the centre symbols, from 0 to 1 (got {a.frame_cuts})")
+    if not 0 <= a.soft <= 1:
+        ap.error(f"--soft is a share of the scenes, from 0 to 1 (got {a.soft})")
     if a.hands is not None and not 0 <= a.hands <= 1:
         ap.error(f"--hands is a share of the scenes, from 0 to 1 (got {a.hands})")
     try:
@@ -271,7 +294,7 @@ def main(argv=None):
         ap.error(str(exc))
     if a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
-                                   a.tilt, tuple(a.kinds), a.hands, a.cut_labels))
+                                   a.tilt, tuple(a.kinds), a.hands, a.cut_labels, a.soft))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
