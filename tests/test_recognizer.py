@@ -1104,3 +1104,24 @@ def test_a_cards_two_corners_lie_a_little_over_two_index_sizes_apart():
     assert not recognizer._fits_corner(Part("index", (130, 190, 167, 226), 0.7, "skip", 0.96), [centre, top])
     assert not recognizer._fits_corner(Part("index", (20, 300, 57, 336), 0.7, "skip", 0.96),
                                        [centre, top, Part("index", (90, 222, 137, 269), 0.59, "skip", 0.96)])
+
+
+@pytest.mark.parametrize("skin", [(90, 150, 200), (70, 105, 175), (45, 70, 120)])
+def test_a_hand_over_the_upper_cards_own_part_does_not_put_it_beneath(skin):
+    # a red 5 dropped across a red 1, a hand over most of the 5 away from the red 1: where the
+    # cards overlap the picture is the 5's, but the part only the 5 shows is mostly the hand.
+    # Skin is left out of the cards' looks (it once made the shared part look like the 1's own)
+    img = np.full((480, 640, 3), (40, 40, 90), np.uint8)
+    boxes = {"1": _card_on(img, np.float32((345, 255)), -20, 160, (40, 30, 200))}
+    boxes["5"] = _card_on(img, np.float32((250, 240)), 15, 160, (40, 30, 200))
+    cv2.ellipse(img, (190, 220), (80, 140), 10, 0, 360, skin, -1)       # the hand over the 5's own part
+    faces = {"5": (120, 100, 380, 380), "1": (250, 115, 490, 395)}
+    parts, colours = [], {}
+    for symbol, score in (("5", 0.8), ("1", 0.7)):
+        index, centre = boxes[symbol]
+        parts += [("card", faces[symbol], score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
+                  ("centre", centre, 0.6, symbol, 0.97)]
+        colours.update({tuple(int(v) for v in b): "red" for b in (faces[symbol], index, centre)})
+    got = _Scripted(parts, colours).recognize(img)
+    assert sorted(str(d.card) for d in got.cards) == ["red 1", "red 5"]
+    assert got.top.card == Card.parse("red 5")

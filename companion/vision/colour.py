@@ -56,6 +56,12 @@ PALE_SAT, PALE_RATIO, PALE_MIN_SHARE = 35, 2.0, 0.03
 SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
 
 
+def skin_like(h: np.ndarray, s: np.ndarray, least: int = 0) -> np.ndarray:
+    """Which pixels (OpenCV hue `h` and saturation `s`) may be a hand's skin: an orange of
+    middling saturation, above `least` (a white print under grey light sits below 40)."""
+    return (h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < SKIN_MAX_SAT) & (s > least)
+
+
 def white_balance(patch: np.ndarray) -> np.ndarray:
     """Scale channels so the brightest low-saturation pixels (the card's white) are grey."""
     f = patch.reshape(-1, 3).astype(np.float32)
@@ -124,7 +130,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     dim = (v > DIM_INK * float(np.percentile(v, 95))) & (s.astype(np.float32) * v >= MIN_CHROMA * 255)
     inked = lit | dim
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
-        inked &= ~((h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < SKIN_MAX_SAT))
+        inked &= ~skin_like(h, s)
     keep = (s > INK_SAT) & inked
     if PALE_SAT and inked.sum() >= min_pixels:
         # a pale print (a faded deck, a washed-out photo): its inks fall under INK_SAT, and a

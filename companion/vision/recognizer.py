@@ -22,7 +22,7 @@ import numpy as np
 from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
-from .colour import balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit, saturated_hues
+from .colour import balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit, saturated_hues, skin_like
 from .dataset import crop_square
 
 
@@ -743,6 +743,9 @@ INDEX_AT = np.float32([-0.305, -0.56])
 # its look is nearer by at least ABOVE_MARGIN (L1 distance of the histograms) and the overlap is at
 # least ABOVE_MIN_OVERLAP of the smaller card
 ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
+# the least saturation of a skin pixel left out of a card's look (the image is under grey light:
+# the white print sits below it)
+SKIN_LEAST = 40
 
 
 def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection:
@@ -833,8 +836,10 @@ def _card_quad(members: list[Part]) -> np.ndarray | None:
 
 def _look(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """A coarse colour histogram of the masked pixels: 12 hues of the saturated ones, and dark,
-    middling and light greys."""
+    middling and light greys. A hand's skin is left out: a hand over the upper card's own part
+    would make the part the cards share look more like the lower card's."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[mask]
+    hsv = hsv[~skin_like(hsv[:, 0], hsv[:, 1], SKIN_LEAST)]
     h, s, v = hsv[:, 0].astype(int), hsv[:, 1], hsv[:, 2]
     bins = np.where((s > 80) & (v > 50), h * 12 // 180, 12 + np.minimum(v.astype(int) * 3 // 256, 2))
     hist = np.bincount(bins, minlength=15).astype(np.float32)
