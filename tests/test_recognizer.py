@@ -1125,3 +1125,33 @@ def test_a_hand_over_the_upper_cards_own_part_does_not_put_it_beneath(skin):
     got = _Scripted(parts, colours).recognize(img)
     assert sorted(str(d.card) for d in got.cards) == ["red 1", "red 5"]
     assert got.top.card == Card.parse("red 5")
+
+
+@pytest.mark.parametrize("box_fits", [True, False])
+def test_a_face_showing_one_corner_and_no_centre_takes_its_middle_from_its_box(box_fits):
+    # a blue 4 dropped across a green 7, a hand over the whole of the 4's middle: the detector
+    # found the 4's face and one corner index, no centre symbol. A turned card's upright box is
+    # centred on it, so the 4's outline comes from its box and its corner, and it lies over the
+    # surer green face. A box that does not fit the card the corner makes (round only part of
+    # it) gives no outline, and the surer face stays the top
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    cards = {"green": ((260, 240), 20), "blue": ((380, 250), -25)}
+    boxes, faces = {}, {}
+    for colour in ("green", "blue"):
+        (cx, cy), turn = cards[colour]
+        bgr = (200, 100, 0) if colour == "blue" else (60, 160, 40)
+        boxes[colour] = _card_on(img, np.float32((cx, cy)), turn, 170, bgr)
+        t = np.deg2rad(turn)
+        half = (85 * abs(np.cos(t)) + 127.5 * abs(np.sin(t)), 85 * abs(np.sin(t)) + 127.5 * abs(np.cos(t)))
+        faces[colour] = (cx - half[0], cy - half[1], cx + half[0], cy + half[1])
+    if not box_fits:
+        x1, y1, x2, y2 = faces["blue"]
+        faces["blue"] = (x1, y1, x1 + 0.55 * (x2 - x1), y1 + 0.5 * (y2 - y1))     # round its corner only
+    parts = [("card", faces["green"], 0.8, "none", 0.0), ("index", boxes["green"][0], 0.7, "7", 0.98),
+             ("centre", boxes["green"][1], 0.6, "7", 0.97),
+             ("card", faces["blue"], 0.7, "none", 0.0), ("index", boxes["blue"][0], 0.7, "4", 0.98)]
+    colours = {tuple(int(v) for v in b): c for c, bs in (("green", (faces["green"], *boxes["green"])),
+                                                         ("blue", (faces["blue"], boxes["blue"][0]))) for b in bs}
+    got = _Scripted(parts, colours).recognize(img)
+    assert sorted(str(d.card) for d in got.cards) == ["blue 4", "green 7"]
+    assert got.top.card == Card.parse("blue 4" if box_fits else "green 7")

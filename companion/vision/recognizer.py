@@ -754,7 +754,7 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
     its card's middle placed at the surest of the detector's `centres` inside its box that no
     face's card took, whatever that was read as: its outline is then known, and which card lies
-    over the other can be told."""
+    over the other can be told. Without such a centre, its middle is its box's (`_box_quad`)."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
     if len(faced) > 1:
@@ -765,6 +765,8 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection
             middles = [c for c in centres if id(c) not in taken and _inside(c.centre, face.box)]
             if quads[k] is None and corners and middles:
                 quads[k] = _card_quad([max(middles, key=lambda c: c.score), corners[0]])
+            if quads[k] is None and corners:
+                quads[k] = _box_quad(face, corners[0])
         for _ in range(len(faced)):
             k = faced.index(best)
             over = [g for g, q in zip(faced, quads) if g is not best and q is not None and quads[k] is not None
@@ -773,6 +775,24 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection
                 break
             best = over[0]
     return best[2]
+
+
+def _box_quad(face: Part, corner: Part) -> np.ndarray | None:
+    """A card's four corners from its uncovered face's upright box and one corner index: a turned
+    card's upright box is centred on the card, so the box's middle is the card's (a hand over the
+    face's centre symbol). None when the box does not fit the card that the corner's distance from
+    that middle makes (its shorter side at least `BOX_FITS[0]` of the card's width, its longer at
+    most `BOX_FITS[1]`: a box round only part of a card, a face cut by the frame or covered)."""
+    cx, cy = face.centre
+    width = float(np.hypot(corner.centre[0] - cx, corner.centre[1] - cy)) / float(np.hypot(*INDEX_AT))
+    sides = sorted((face.box[2] - face.box[0], face.box[3] - face.box[1]))
+    if width < 1 or sides[0] < BOX_FITS[0] * width or sides[1] > BOX_FITS[1] * width:
+        return None
+    return _card_quad([Part("centre", (cx - 1, cy - 1, cx + 1, cy + 1), 1.0), corner])
+
+
+# a 1 x 1.5 card's upright box is 1-1.8 of its width on each side, whatever its turn
+BOX_FITS = (0.9, 1.9)
 
 
 def _beneath(parts: list[Part], symbol: str) -> bool:
