@@ -3,10 +3,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cards import Card
+from companion.cards import Card, deck as deck_profile
 from companion.paths import models_dir
-from companion.vision.colour import (HUES, balance, colour_of_hues, illuminant_gains, palette_misfit, read_colour,
-                                     saturated_hues, white_balance)
+from companion.vision.colour import (HUES, SKIN_MAX_SAT, balance, colour_of_hues, illuminant_gains, palette_misfit,
+                                     read_colour, saturated_hues, white_balance)
 from companion.vision.recognizer import Detection, ModelError, Part, Recognition, Recognizer
 from companion.vision.render import fade
 from companion.vision import recognizer
@@ -258,6 +258,7 @@ class _Scripted(Recognizer):
 
     def __init__(self, parts, colours, far=()):
         self.sym_conf, self.weak_conf, self.palettes = 0.7, 0.4, [CLASSIC]
+        self.skin_sat = SKIN_MAX_SAT
         self.colors = CLASSIC
         self._parts, self._colours, self._far = parts, colours, far
 
@@ -278,7 +279,7 @@ class _Scripted(Recognizer):
     def classify(self, image, parts):
         pass
 
-    def face_colour(self, image, box, colors):
+    def face_colour(self, image, box, colors, skin=SKIN_MAX_SAT):
         c = self._colours.get(tuple(int(v) for v in box))
         if isinstance(c, tuple):        # ("many" or a colour, the commonest colour's share)
             return (None, c[1], True) if c[0] == "many" else (c[0], c[1], False)
@@ -522,6 +523,26 @@ def test_a_hand_over_a_faces_middle_does_not_colour_it():
     img[60:240, 40:130] = (90, 130, 200)
     assert Recognizer.face_colour(img, (0, 0, 200, 300), CLASSIC)[0] == "blue"
     assert read_colour(img[60:240, 40:160], CLASSIC)[0] == "red"     # with the skin it reads red
+
+
+def test_a_dark_hand_is_skin_only_for_a_deck_without_an_orange():
+    # a blue face, a dark hand in shade across its middle (hue 10, saturation 181: above what is
+    # skin when the deck may print an orange). A known deck without an orange (classic) lets skin
+    # be that saturated, and the face is blue; with Seinfeld's orange, or any deck, it is not
+    from companion.vision.colour import skin_most
+    img = np.full((300, 200, 3), 245, np.uint8)
+    cv2.rectangle(img, (15, 15), (185, 285), (200, 100, 0), -1)
+    cv2.ellipse(img, (100, 150), (40, 60), 0, 0, 360, (245, 245, 245), -1)
+    cv2.rectangle(img, (0, 60), (200, 200), (35, 63, 120), -1)
+    assert skin_most(CLASSIC) > SKIN_MAX_SAT == skin_most(deck_profile("seinfeld").colors)
+    assert Recognizer.face_colour(img, (0, 0, 200, 300), CLASSIC, skin_most(CLASSIC))[0] == "blue"
+    assert Recognizer.face_colour(img, (0, 0, 200, 300), CLASSIC)[0] == "red"
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_only_a_known_deck_without_an_orange_takes_more_saturated_skin():
+    assert Recognizer("classic").skin_sat == Recognizer("classic112").skin_sat > SKIN_MAX_SAT
+    assert Recognizer("seinfeld").skin_sat == Recognizer("any").skin_sat == Recognizer("auto").skin_sat == SKIN_MAX_SAT
 
 
 @pytest.mark.parametrize("bgr,best", [
@@ -862,11 +883,11 @@ class _MiddleShows(_Scripted):
         super().__init__(parts, colours)
         self.point, self.colour = point, colour
 
-    def face_colour(self, image, box, colors):
+    def face_colour(self, image, box, colors, skin=SKIN_MAX_SAT):
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if abs(cx - self.point[0]) < 3 and abs(cy - self.point[1]) < 3:
             return (self.colour, 0.9, False) if self.colour else (None, 0.0, False)
-        return super().face_colour(image, box, colors)
+        return super().face_colour(image, box, colors, skin)
 
 
 @pytest.mark.parametrize("middle,face,cards", [("blue", False, 2), ("green", False, 1), (None, False, 1),

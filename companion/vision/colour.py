@@ -53,13 +53,21 @@ MIN_INK_V, DIM_INK, MIN_CHROMA = 50, 0.45, 16
 INK_SAT = 90
 PALE_SAT, PALE_RATIO, PALE_MIN_SHARE = 35, 2.0, 0.03
 # skin (hands over a card), as OpenCV hue and saturation: printed inks are far more saturated
-SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
+# a saturation under SKIN_MAX_SAT; a deck without an orange ink (Seinfeld's prints one at hue 11)
+# lets skin reach SKIN_MAX_SAT_NO_ORANGE: a dark hand, shaded, is more saturated
+SKIN_HUES, SKIN_MAX_SAT, SKIN_MAX_SAT_NO_ORANGE = (4, 20), 165, 200
 
 
-def skin_like(h: np.ndarray, s: np.ndarray, least: int = 0) -> np.ndarray:
+def skin_most(colors) -> int:
+    """The saturation skin stays under when the deck prints `colors`."""
+    return SKIN_MAX_SAT if "orange" in colors else SKIN_MAX_SAT_NO_ORANGE
+
+
+def skin_like(h: np.ndarray, s: np.ndarray, least: int = 0, most: int = SKIN_MAX_SAT) -> np.ndarray:
     """Which pixels (OpenCV hue `h` and saturation `s`) may be a hand's skin: an orange of
-    middling saturation, above `least` (a white print under grey light sits below 40)."""
-    return (h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < SKIN_MAX_SAT) & (s > least)
+    middling saturation, above `least` (a white print under grey light sits below 40) and under
+    `most` (`skin_most`)."""
+    return (h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < most) & (s > least)
 
 
 def white_balance(patch: np.ndarray) -> np.ndarray:
@@ -111,14 +119,16 @@ def balance(image: np.ndarray, gains: np.ndarray, *, least: float = 0.03) -> np.
     return cv2.multiply(image, (g[0], g[1], g[2], 0.0), dtype=cv2.CV_8U)       # rounds and saturates
 
 
-def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True) -> np.ndarray | None:
+def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True,
+                   skin_sat: int = SKIN_MAX_SAT) -> np.ndarray | None:
     """OpenCV hues of the patch's saturated pixels after white balance (None if too few).
 
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
     card's white and an olive green far darker: in that band a pixel at least `YELLOW_BRIGHT` times
     as bright as the patch's white (less at the band's yellow end: `YELLOW_RAMP`) is given yellow's
     hue, a darker one green's lower edge.
-    ``skin=False`` leaves out skin-like pixels (a hand over a card's middle)."""
+    ``skin=False`` leaves out skin-like pixels (a hand over a card's middle), those under
+    saturation ``skin_sat`` (`skin_most`)."""
     if patch is None or patch.size == 0:
         return None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
@@ -130,7 +140,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     dim = (v > DIM_INK * float(np.percentile(v, 95))) & (s.astype(np.float32) * v >= MIN_CHROMA * 255)
     inked = lit | dim
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
-        inked &= ~skin_like(h, s)
+        inked &= ~skin_like(h, s, most=skin_sat)
     keep = (s > INK_SAT) & inked
     if PALE_SAT and inked.sum() >= min_pixels:
         # a pale print (a faded deck, a washed-out photo): its inks fall under INK_SAT, and a

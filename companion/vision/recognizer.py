@@ -22,7 +22,8 @@ import numpy as np
 from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
-from .colour import balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit, saturated_hues, skin_like
+from .colour import (SKIN_MAX_SAT, balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit,
+                     saturated_hues, skin_like, skin_most)
 from .dataset import crop_square
 
 
@@ -111,6 +112,9 @@ class Recognizer:
         else:
             prof = deck_profile(deck)
             self.palettes, allowed = [prof.colors], set(prof.symbols())
+        # a hand's skin is told from ink by its saturation; a known deck without an orange ink
+        # lets it be more saturated (`skin_most`); any deck might print an orange
+        self.skin_sat = SKIN_MAX_SAT if deck in ("auto", "any") else skin_most(self.palettes[0])
         self.colors = tuple(dict.fromkeys(c for pal in self.palettes for c in pal))
         folder = Path(model_dir) if model_dir else models_dir()
         meta_path = folder / "recognizer.json"
@@ -235,11 +239,12 @@ class Recognizer:
             p.symbol, p.p = SYMBOLS[k], float(pr[k])
 
     @staticmethod
-    def face_colour(image: np.ndarray, box, colors) -> tuple[str | None, float, bool]:
+    def face_colour(image: np.ndarray, box, colors, skin: int = SKIN_MAX_SAT) -> tuple[str | None, float, bool]:
         """The colour of an uncovered face, from its middle (a hand's skin left out), and the
         share of the middle's coloured pixels that have it (cards beneath lower it); and whether
         the middle shows three or more of the deck's colours in even shares, as a wild's oval does."""
-        shares = colour_shares(saturated_hues(_patch(image, box, 0.6), skin=False), colors)
+        shares = colour_shares(saturated_hues(_patch(image, box, 0.6), skin=False, skin_sat=skin),
+                               colors)
         k = int(shares.argmax())
         many = bool((shares >= WILD_SHARE).sum() >= 3 and shares[k] < 0.55)
         return (colors[k], float(shares[k]), many) if shares[k] > 0 else (None, 0.0, False)
@@ -374,7 +379,7 @@ class Recognizer:
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
                               det))
         if faced:
-            top = _uppermost(image, faced, [p for p in parts if p.cls == "centre"])
+            top = _uppermost(image, faced, [p for p in parts if p.cls == "centre"], self.skin_sat)
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
@@ -409,7 +414,7 @@ class Recognizer:
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
         # each face's middle is read once (`face_colour`): by the face itself and by its neighbours
-        reading = functools.lru_cache(None)(lambda k: self.face_colour(image, faces[k].box, colors))
+        reading = functools.lru_cache(None)(lambda k: self.face_colour(image, faces[k].box, colors, self.skin_sat))
 
         def elsewhere(p: Part, k: int) -> bool:
             """Is part `p` inside face `k`'s upright box the part of another face (tilted cards side
@@ -536,7 +541,7 @@ class Recognizer:
         mx, my = (px + qx) / 2, (py + qy) / 2
         if any(_depth((mx, my), f.box) >= COVERED_DEPTH for f in faces):
             return False
-        colour, share, _ = self.face_colour(image, (mx - r, my - r, mx + r, my + r), colors)
+        colour, share, _ = self.face_colour(image, (mx - r, my - r, mx + r, my + r), colors, self.skin_sat)
         return colour is not None and colour != p.color and share >= MIDDLE_SHARE
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
@@ -748,7 +753,7 @@ ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
 SKIN_LEAST = 40
 
 
-def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection:
+def _uppermost(image: np.ndarray, faced: list, centres: list[Part], skin: int = SKIN_MAX_SAT) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
     detection): the surest face, unless another face's card lies over it (`_above`). A face whose
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
@@ -770,7 +775,7 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part]) -> Detection
         for _ in range(len(faced)):
             k = faced.index(best)
             over = [g for g, q in zip(faced, quads) if g is not best and q is not None and quads[k] is not None
-                    and _above(image, q, quads[k])]
+                    and _above(image, q, quads[k], skin)]
             if not over:
                 break
             best = over[0]
@@ -854,19 +859,19 @@ def _card_quad(members: list[Part]) -> np.ndarray | None:
     return corners @ rot.T + c
 
 
-def _look(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _look(image: np.ndarray, mask: np.ndarray, skin: int = SKIN_MAX_SAT) -> np.ndarray:
     """A coarse colour histogram of the masked pixels: 12 hues of the saturated ones, and dark,
     middling and light greys. A hand's skin is left out: a hand over the upper card's own part
     would make the part the cards share look more like the lower card's."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[mask]
-    hsv = hsv[~skin_like(hsv[:, 0], hsv[:, 1], SKIN_LEAST)]
+    hsv = hsv[~skin_like(hsv[:, 0], hsv[:, 1], SKIN_LEAST, skin)]
     h, s, v = hsv[:, 0].astype(int), hsv[:, 1], hsv[:, 2]
     bins = np.where((s > 80) & (v > 50), h * 12 // 180, 12 + np.minimum(v.astype(int) * 3 // 256, 2))
     hist = np.bincount(bins, minlength=15).astype(np.float32)
     return hist / max(hist.sum(), 1.0)
 
 
-def _above(image: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> bool:
+def _above(image: np.ndarray, qa: np.ndarray, qb: np.ndarray, skin: int = SKIN_MAX_SAT) -> bool:
     """Whether card quad `qa` lies over `qb`: where they overlap, the picture looks like the part
     of `qa` that `qb` leaves, not like the part of `qb` that `qa` leaves."""
     h, w = image.shape[:2]
@@ -885,9 +890,9 @@ def _above(image: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> bool:
     smaller = min(int(ma.sum()), int(mb.sum()))
     if both.sum() < ABOVE_MIN_OVERLAP * smaller or only_a.sum() < 30 or only_b.sum() < 30:
         return False
-    seen = _look(image, both)
-    da = float(np.abs(seen - _look(image, only_a)).sum())
-    db = float(np.abs(seen - _look(image, only_b)).sum())
+    seen = _look(image, both, skin)
+    da = float(np.abs(seen - _look(image, only_a, skin)).sum())
+    db = float(np.abs(seen - _look(image, only_b, skin)).sum())
     return da + ABOVE_MARGIN < db
 
 
