@@ -81,8 +81,9 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
     a card's height as a share of the frame's shorter side; ``tilt``: the camera leans up to this
     many degrees from overhead; ``hands``: the chance of hands over the cards; ``cut_labels``:
     label centres and faces the frame cuts (all four: ``make_scene``); ``soft``: the share of
-    scenes made small and scaled up, as a close-up of a small card shows them (`soft_scene`); ``kinds``: only scenes of
-    these kinds (``ALL_KINDS``, taken in turn by seed; empty: each seed draws its own kind).
+    scenes made small and scaled up, as a close-up of a small card shows them (`soft_scene`);
+    ``kinds``: only scenes of these kinds (``ALL_KINDS``, taken in turn by seed; empty: each seed
+    draws its own kind).
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
     the validation range so that a later batch of scenes adds new ones instead of repeating."""

@@ -759,7 +759,8 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part], skin: int = 
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
     its card's middle placed at the surest of the detector's `centres` inside its box that no
     face's card took, whatever that was read as: its outline is then known, and which card lies
-    over the other can be told. Without such a centre, its middle is its box's (`_box_quad`)."""
+    over the other can be told. Without such a centre, its middle is its box's (`_box_quad`).
+    `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
     if len(faced) > 1:
