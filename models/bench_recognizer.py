@@ -37,7 +37,9 @@ set at 9,200,000..)
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000..);
 - with --faded SHARE, all of these with every deck's inks printed that share of the way to white
-  (a faded deck, a washed-out print: the same scenes otherwise);
+  (a faded deck, a washed-out print: the same scenes otherwise); with --stretch F, every photo's
+  height stretched F times against its width (4/3: a 4:3 photo exported square, as datasets
+  often resize; 0.75: a 3:4 portrait one), the same scenes otherwise;
 - latency per image, one thread, ONNX Runtime at the deployed size, median of N images;
   with --stock, the same for a stock YOLO11n built from its yaml at 640 (exported in this run).
 """
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import functools
 import json
 import statistics
@@ -53,6 +56,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
@@ -62,6 +66,17 @@ from companion.vision.dataset import SEEDS, pick_fonts  # noqa: E402
 from companion.vision.render import SHAPES  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 from companion.vision.synth import make_scene  # noqa: E402
+
+
+def stretching(make, f: float):
+    """`make` (a scene maker) with every scene's image stretched `f` times in height against its
+    width: the width kept, the height times `f` (the benches compare cards, not boxes)."""
+    def made(*args, **kw):
+        sc = make(*args, **kw)
+        h, w = sc.image.shape[:2]
+        return dataclasses.replace(sc, image=cv2.resize(sc.image, (w, max(1, round(h * f))),
+                                                        interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR))
+    return made
 
 
 def key(card):
@@ -294,12 +309,19 @@ def main(argv=None) -> int:
     ap.add_argument("--faded", type=float, default=0.0, metavar="SHARE",
                     help="every deck's inks printed this share of the way to white (a faded deck, a washed-out "
                          "print; 0.35: the model card's faded decks); the same scenes otherwise")
+    ap.add_argument("--stretch", type=float, default=1.0, metavar="F",
+                    help="every photo's height stretched F times against its width (4/3: a 4:3 photo resized "
+                         "to a square; 0.75: a portrait one), the same scenes otherwise")
     a = ap.parse_args(argv)
+    if not 0.5 <= a.stretch <= 2.0:
+        ap.error("--stretch must be from 0.5 to 2")
     if not 0.0 <= a.faded < 1.0:
         ap.error("--faded must be at least 0 and under 1")
+    global make_scene
     if a.faded:
-        global make_scene
         make_scene = functools.partial(make_scene, faded=a.faded)
+    if a.stretch != 1.0:
+        make_scene = stretching(make_scene, a.stretch)
     rec = Recognizer("auto" if a.deck == "game" else a.deck, model_dir=a.model_dir, threads=1)
     res = {"deck": a.deck}
     misses = [] if a.misses else None

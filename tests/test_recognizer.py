@@ -804,6 +804,18 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses():
     assert all(m.split(" -> ")[1].startswith("None") for m in res["wrong_in_view"])
 
 
+def test_the_stretch_benchmark_stretches_only_the_photo():
+    # a 4:3 photo exported square (--stretch 4/3) and a portrait one (0.75): the same scene, only
+    # its picture's height changed
+    br = _models_script("bench_recognizer")
+    plain = make_scene(9_870_001, size=(320, 240), kind="single")
+    for f, height in ((4 / 3, 320), (0.75, 180)):
+        sc = br.stretching(make_scene, f)(9_870_001, size=(320, 240), kind="single")
+        assert sc.image.shape == (height, 320, 3)
+        assert sc.top == plain.top and sc.labels == plain.labels and sc.deck == plain.deck
+        assert abs(float(sc.image.mean()) - float(plain.image.mean())) < 3
+
+
 def test_an_index_where_the_frame_cuts_the_card_belongs_to_its_face():
     # a red 5 half off the frame's left edge: its face's box ends at the frame, so the corner index
     # lies on the box's edge (where a card beneath's corner would lie on a whole card's box), and
