@@ -79,6 +79,20 @@ def stretching(make, f: float):
     return made
 
 
+class AsPhotos:
+    """A recogniser whose `recognize` is its `read_photo` (--photo: each image read as
+    ``companion recognize`` reads a file, at its own proportions and at two others)."""
+
+    def __init__(self, rec: Recognizer):
+        self.rec = rec
+
+    def recognize(self, image):
+        return self.rec.read_photo(image)
+
+    def __getattr__(self, name):
+        return getattr(self.rec, name)
+
+
 def key(card):
     return None if card is None else (None if card.is_wild else card.color, card.symbol)
 
@@ -312,6 +326,9 @@ def main(argv=None) -> int:
     ap.add_argument("--stretch", type=float, default=1.0, metavar="F",
                     help="every photo's height stretched F times against its width (4/3: a 4:3 photo resized "
                          "to a square; 0.75: a portrait one), the same scenes otherwise")
+    ap.add_argument("--photo", action="store_true",
+                    help="read every image as `companion recognize` reads a file (Recognizer.read_photo: also with "
+                         "its height and its width times 0.75, the surest top card's reading)")
     a = ap.parse_args(argv)
     if not 0.5 <= a.stretch <= 2.0:
         ap.error("--stretch must be from 0.5 to 2")
@@ -323,7 +340,7 @@ def main(argv=None) -> int:
     if a.stretch != 1.0:
         make_scene = stretching(make_scene, a.stretch)
     rec = Recognizer("auto" if a.deck == "game" else a.deck, model_dir=a.model_dir, threads=1)
-    res = {"deck": a.deck}
+    res = {"deck": a.deck, **({"photo": True} if a.photo else {})}
     misses = [] if a.misses else None
     if a.deck == "game":      # each scene read with its own deck, as the game does
         per_deck = functools.lru_cache(None)(lambda d: Recognizer(d, model_dir=a.model_dir, threads=1))
@@ -332,6 +349,9 @@ def main(argv=None) -> int:
         which, deck_name = (lambda d: rec if set(deck_profile(d).colors) == set(rec.colors) else None), None
     else:
         which, deck_name = (lambda _d: rec), (None if a.deck == "auto" else a.deck)
+    if a.photo:
+        rec, plain = AsPhotos(rec), which
+        which = lambda d: None if plain(d) is None else AsPhotos(plain(d))  # noqa: E731
     if a.piles:
         res["piles"] = piles(which, a.piles, deck_name, first=a.first_seed, misses=misses)
     if a.tilted:      # seeds 9,750,000..

@@ -80,3 +80,18 @@ def test_an_unknown_deck_is_a_clear_error_naming_the_choices(tmp_path):
     out = run("--json", "--deck", "seinfield", str(img))
     assert out.returncode == 2 and out.stdout == ""
     assert "unknown deck 'seinfield'; choose any, auto or one of classic, classic112, seinfeld" in out.stderr
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_a_photo_exported_square_is_read_unless_as_is(tmp_path):
+    # a 640x480 photo of a yellow 6 resized to 640x640, as dataset exports do: read at its
+    # other proportions by default, only as it is with --as-is
+    img = tmp_path / "square.png"
+    cv2.imwrite(str(img), cv2.resize(make_scene(9_870_259, size=(640, 480), kind="single").image, (640, 640)))
+    tops = []
+    for extra in ((), ("--as-is",)):
+        out = run("--json", *extra, str(img))
+        assert out.returncode == 0, out.stderr
+        tops.append(json.loads(out.stdout)["top"])
+    assert (tops[0]["color"], tops[0]["symbol"]) == ("yellow", "6")
+    assert tops[1] is None
