@@ -1226,7 +1226,7 @@ PHOTO = np.zeros((400, 400, 3), np.uint8)      # a square photo: 400 x 400
     ([("red", "5", 0.6, (0, 0, 50, 80)), ("red", "2", 0.5, (100, 100, 200, 250))],
      [("red", "6", 0.95, (0, 0, 50, 60))], [], ("red", "5", (0, 0, 50, 80))),
 ])
-def test_a_photo_is_also_read_at_two_other_proportions(as_is, squat, narrow, want):
+def test_a_photo_is_also_read_at_other_proportions(as_is, squat, narrow, want):
     rec = _ReadsBySize({(400, 400): _reading(as_is), (300, 400): _reading(squat), (400, 300): _reading(narrow)})
     top = rec.read_photo(PHOTO).top
     assert (top.color, top.symbol, tuple(round(v, 1) for v in top.box)) == want
@@ -1255,3 +1255,16 @@ def test_the_shipped_model_reads_a_photo_exported_square():
     assert (top.color, top.symbol) == ("yellow", "6")
     x1, y1, x2, y2 = top.box
     assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 640 and y2 - y1 > 100
+
+
+@pytest.mark.parametrize("squat_p,want", [(0.8, "9"), (0.5, "5")])
+def test_a_photo_read_better_squat_is_read_squatter_still(squat_p, want):
+    # a 16:9 photo exported square: 0.75 as tall reads it better than as it is, and 0.5625 as tall
+    # better still; 0.5625 is read only where 0.75 won
+    rec = _ReadsBySize({(400, 400): _reading([("red", "5", 0.6, (100, 100, 200, 300))]),
+                        (300, 400): _reading([("red", "6", squat_p, (100, 75, 200, 225))]),
+                        (225, 400): _reading([("red", "9", 0.97, (100, 56.25, 200, 168.75))])})
+    top = rec.read_photo(PHOTO).top
+    assert top.symbol == want
+    if want == "9":
+        assert tuple(round(v, 1) for v in top.box) == (100, 100, 200, 300)

@@ -341,26 +341,29 @@ class Recognizer:
         """`recognize` for a photo whose proportions may have been changed: a dataset export
         resizes a 4:3 or 3:4 photo to a square, squashing every card (the classifier reads a
         squashed symbol weakly). The photo is also read with its height and with its width
-        times 0.75 (`ASPECTS`), and the reading whose top card is surest wins, the photo as it
-        is by `ASPECT_EDGE`, unless it reads fewer cards than the photo as it is. Where the photo as it is shows no card, another reading's card counts
-        only where the photo as it is shows an uncovered face (at `card_conf`): a squashed playing
-        card's rank or score sheet's digit can pass for an index, and no face is found where there
-        is no card. Boxes are in the photo's own pixels. Not for the camera's frames, whose
-        proportions are the table's (and three readings cost three times one)."""
+        times 0.75, and where that reading wins, times 0.5625 as well (`ASPECTS`: a 16:9 photo
+        exported square); the reading whose top card is surest wins, the photo as it is by
+        `ASPECT_EDGE`, unless it reads fewer cards than the photo as it is. Where the photo as it
+        is shows no card, another reading's card counts only where the photo as it is shows an
+        uncovered face (at `card_conf`): a squashed playing card's rank or score sheet's digit can
+        pass for an index, and no face is found where there is no card. Boxes are in the photo's own pixels. Not for the camera's frames, whose
+        proportions are the table's (and three or four readings cost as many times one)."""
         best = as_is = self.recognize(image)
         seen_as_is = best.top is not None
         best_score = (best.top.confidence if seen_as_is else 0.0) + ASPECT_EDGE
         h, w = image.shape[:2]
-        for fx, fy in ASPECTS:
-            size = (max(1, round(w * fx)), max(1, round(h * fy)))
-            found = _scaled(self.recognize(cv2.resize(image, size, interpolation=cv2.INTER_AREA)),
-                            w / size[0], h / size[1])
-            if found.top is None or found.top.confidence <= best_score or len(found.cards) < len(as_is.cards):
-                continue
-            if not seen_as_is and not any(p.cls == "card" and p.score >= self.card_conf
-                                            and _inside(p.centre, found.top.box) for p in as_is.parts):
-                continue
-            best, best_score = found, found.top.confidence
+        for axis in (1, 0):         # the height, then the width
+            for f in ASPECTS:
+                fx, fy = (1.0, f) if axis else (f, 1.0)
+                size = (max(1, round(w * fx)), max(1, round(h * fy)))
+                found = _scaled(self.recognize(cv2.resize(image, size, interpolation=cv2.INTER_AREA)),
+                                w / size[0], h / size[1])
+                if found.top is None or found.top.confidence <= best_score or len(found.cards) < len(as_is.cards):
+                    break       # squashed further, it would be read no better
+                if not seen_as_is and not any(p.cls == "card" and p.score >= self.card_conf
+                                                and _inside(p.centre, found.top.box) for p in as_is.parts):
+                    break
+                best, best_score = found, found.top.confidence
         return best
 
     def _zoomed_out(self, image: np.ndarray) -> list[Part]:
@@ -657,9 +660,9 @@ ZOOM_OUT = (0.5, 0.33)
 # looked at through DARKEN (brightness squared: contrast moved into the highlights)
 CLIPPED, BRIGHT_SHARE = 250, 0.15
 # a still photo (`read_photo`) is also read with its height and with its width times 0.75 (a 4:3
-# photo exported square, a 3:4 one), and the reading with the surest top card wins, the photo as
-# it is by 0.05
-ASPECTS = ((1.0, 0.75), (0.75, 1.0))
+# photo exported square, a 3:4 one), and where that reading wins, times 0.5625 too (a 16:9 one);
+# the reading with the surest top card wins, the photo as it is by 0.05
+ASPECTS = (0.75, 0.5625)
 ASPECT_EDGE = 0.05
 DARKEN = np.uint8([round(255 * (v / 255) ** 2) for v in range(256)])
 # a frame whose sharpness (`_sharpness`) is under SOFT is also looked at sharpened (`_sharpened`):
