@@ -39,7 +39,8 @@ set at 9,200,000..)
 - with --faded SHARE, all of these with every deck's inks printed that share of the way to white
   (a faded deck, a washed-out print: the same scenes otherwise); with --stretch F, every photo's
   height stretched F times against its width (4/3: a 4:3 photo exported square, as datasets
-  often resize; 0.75: a 3:4 portrait one), the same scenes otherwise;
+  often resize; 0.75: a 3:4 portrait one), the same scenes otherwise; with --photo, every image
+  read as ``companion recognize`` reads a file (``Recognizer.read_photo``: at other proportions too);
 - latency per image, one thread, ONNX Runtime at the deployed size, median of N images;
   with --stock, the same for a stock YOLO11n built from its yaml at 640 (exported in this run).
 """
@@ -81,7 +82,7 @@ def stretching(make, f: float):
 
 class AsPhotos:
     """A recogniser whose `recognize` is its `read_photo` (--photo: each image read as
-    ``companion recognize`` reads a file, at its own proportions and at two others)."""
+    ``companion recognize`` reads a file, at its own proportions and at others)."""
 
     def __init__(self, rec: Recognizer):
         self.rec = rec
@@ -328,7 +329,8 @@ def main(argv=None) -> int:
                          "to a square; 0.75: a portrait one), the same scenes otherwise")
     ap.add_argument("--photo", action="store_true",
                     help="read every image as `companion recognize` reads a file (Recognizer.read_photo: also with "
-                         "its height and its width times 0.75, the surest top card's reading)")
+                         "its height and its width times 0.75, and 0.5625 where 0.75 wins; the surest top card's "
+                         "reading)")
     a = ap.parse_args(argv)
     if not 0.5 <= a.stretch <= 2.0:
         ap.error("--stretch must be from 0.5 to 2")

@@ -155,8 +155,9 @@ def test_shipped_model_reads_piles_under_a_warm_bulb():
 @pytest.mark.parametrize("shape", [(1, 1), (1, 500), (500, 1), (0, 5)])
 def test_a_photo_a_pixel_high_or_empty_shows_no_card(shape):
     rec = Recognizer("auto")
-    result = rec.recognize(np.zeros(shape + (3,), np.uint8))
-    assert result.cards == [] and result.top is None
+    for read in (rec.recognize, rec.read_photo):
+        result = read(np.zeros(shape + (3,), np.uint8))
+        assert result.cards == [] and result.top is None
 
 
 def test_shipped_model_reports_nothing_on_empty_tables():

@@ -346,9 +346,12 @@ class Recognizer:
         `ASPECT_EDGE`, unless it reads fewer cards than the photo as it is. Where the photo as it
         is shows no card, another reading's card counts only where the photo as it is shows an
         uncovered face (at `card_conf`): a squashed playing card's rank or score sheet's digit can
-        pass for an index, and no face is found where there is no card. Boxes are in the photo's own pixels. Not for the camera's frames, whose
-        proportions are the table's (and three or four readings cost as many times one)."""
+        pass for an index, and no face is found where there is no card. Boxes are in the photo's
+        own pixels. Not for the camera's frames, whose proportions are the table's (and three or
+        four readings cost as many times one)."""
         best = as_is = self.recognize(image)
+        if image.size == 0:         # nothing to read at any proportions
+            return best
         seen_as_is = best.top is not None
         best_score = (best.top.confidence if seen_as_is else 0.0) + ASPECT_EDGE
         h, w = image.shape[:2]
@@ -678,10 +681,9 @@ def _scaled(found: Recognition, sx: float, sy: float) -> Recognition:
     """`found` with every box's x times `sx` and y times `sy`."""
     def box(b):
         return (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy)
-    cards = [replace(d, box=box(d.box)) for d in found.cards]
-    top = None if found.top is None else cards[found.cards.index(found.top)] if found.top in found.cards \
-        else replace(found.top, box=box(found.top.box))
-    return Recognition(cards, top, [replace(p, box=box(p.box)) for p in found.parts])
+    return Recognition([replace(d, box=box(d.box)) for d in found.cards],
+                       None if found.top is None else replace(found.top, box=box(found.top.box)),
+                       [replace(p, box=box(p.box)) for p in found.parts])
 
 
 def _at_most(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
