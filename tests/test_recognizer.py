@@ -469,6 +469,29 @@ def test_of_two_uncovered_faces_the_one_lying_over_the_other_is_the_top(blue_abo
     assert got.top.card == Card.parse("blue 4" if blue_above else "green 7")
 
 
+def test_of_two_faces_of_one_colour_the_surer_stays_on_top():
+    # a blue 7 dropped across a blue 4 (piles 9,200,446 and 9,300,314: two yellows): where they
+    # overlap, the picture is blue and white like both cards' own parts, and the looks' small
+    # difference (here the lower card's, the 4's white middle left out) named the 4 the top. One
+    # colour's looks cannot tell which card lies over the other: the surer face (the 7) stays
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    placed = {"4": ((260, 240), 20), "7": ((380, 250), 60)}
+    parts, colours = [], {}
+    for symbol, score in (("4", 0.7), ("7", 0.8)):      # the 4 first: the 7 lies over it
+        centre, turn = np.float32(placed[symbol][0]), placed[symbol][1]
+        index, middle = _card_on(img, centre, turn, 170, (200, 100, 0))
+        t = np.deg2rad(turn)
+        corners = np.float32([[-0.5, -0.75], [0.5, -0.75], [0.5, 0.75], [-0.5, 0.75]]) * 170 @ np.float32(
+            [[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]) + centre
+        face = tuple(int(v) for v in (*corners.min(0), *corners.max(0)))
+        parts += [("card", face, score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
+                  ("centre", middle, 0.6, symbol, 0.97)]
+        colours.update({tuple(int(v) for v in b): "blue" for b in (face, index, middle)})
+    got = _Scripted(parts, colours).recognize(img)
+    assert sorted(str(d.card) for d in got.cards) == ["blue 4", "blue 7"]
+    assert got.top.card == Card.parse("blue 7")
+
+
 @pytest.mark.parametrize("corner_p,wild_corner,want", [
     (0.85, False, "red 9"),      # a themed card: its picture read as a wild's oval, its corners sure
     (0.6, False, "wild"),        # corners read unsurely: the oval wins
@@ -614,6 +637,19 @@ def test_a_shaded_yellow_keeps_its_hue_and_its_colour(bgr, want):
     patch[:] = bgr
     patch[:5] = 245
     assert read_colour(patch, CLASSIC)[0] == want
+
+
+@pytest.mark.parametrize("ink,want", [((20, 230, 235), "yellow"), ((40, 150, 135), "green")])
+def test_a_shadow_across_a_card_darkens_its_white_too(ink, want):
+    # a hand's shadow over most of a card (pile 9,300,495): the shaded yellow is 0.54 as bright as
+    # the white in the light, but as bright as the white beside it in the shade (`white_near`);
+    # an olive green stays green in the light and in the shade
+    patch = np.zeros((40, 40, 3), np.uint8)
+    patch[:] = ink
+    patch[0:4] = patch[14:18] = patch[28:32] = 240      # the white print in stripes
+    patch[:, 12:] = (patch[:, 12:] * np.float32(0.55)).astype(np.uint8)
+    assert read_colour(patch, CLASSIC)[0] == want
+    assert read_colour(patch[:, 12:], CLASSIC)[0] == want
 
 
 def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():

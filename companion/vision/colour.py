@@ -31,6 +31,11 @@ YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellow
 # at hue YELLOW_RAMP[1]. A yellow's shaded or bevelled print, or one beside a glare brighter than
 # its white, stays at hue 26-28 however dark; the olives sit at 29-36 (real and rendered)
 YELLOW_RAMP = (0.65, 29)
+# ... and a pixel's white is the white print near it (`white_near`: within LOCAL_WHITE of the
+# patch's side, unsaturated and at least WHITE_LEAST of the patch's white), not the patch's
+# brightest: a shadow across a card darkens its ink and its white alike (a yellow 8 under a hand's
+# shadow, pile 9,300,495, was read green). The Roboflow photos' yellows and olives read the same
+LOCAL_WHITE, WHITE_LEAST = 0.2, 0.35
 # ... but an overexposed photo clips the white and brightens an olive to it: there a yellow's red
 # and green clip together (hue 30) while an olive's green stays ahead (hue 30-36, median 35 on the
 # Roboflow photos exposed 1.6x). A bright pixel is yellow only up to this hue (yellows as taken:
@@ -158,15 +163,39 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     if keep.sum() < min_pixels:
         return None
     greys = v[s < 60]            # the card's white print (none: brightness cannot tell)
-    h, v = h[keep], v[keep].astype(np.float32)
-    band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
+    band = (h >= YG_BAND[0]) & (h <= YG_BAND[1]) & keep
+    white = None
     if band.any() and len(greys) >= min_pixels:
+        white = float(np.percentile(greys, 90))
+        if LOCAL_WHITE:       # (0: the patch's white for every pixel)
+            white = white_near(hsv[..., 2], hsv[..., 1], white).ravel()[keep]
+    h, v = h[keep], v[keep].astype(np.float32)
+    band = band[keep]
+    if white is not None:
         least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
-        bright = (v >= least * float(np.percentile(greys, 90))) & (h <= YELLOW_TOP)
+        bright = (v >= least * white) & (h <= YELLOW_TOP)
         bright &= (v < CLIP_V) | (h <= CLIP_HUE)
         h[band & bright] = HUES["yellow"][0]
         h[band & ~bright] = np.maximum(h[band & ~bright], YG_BAND[1] - 2)
     return h
+
+
+def white_near(v: np.ndarray, s: np.ndarray, white: float) -> np.ndarray:
+    """Each pixel's nearby white print's brightness (OpenCV value planes `v`, `s` of a patch):
+    the brightest white within `LOCAL_WHITE` of the patch's side (its mean over 3 x 3 pixels,
+    against noise), where white is unsaturated and at least `WHITE_LEAST` of the patch's `white`
+    (its 90th percentile); never above `white` (a glare beside a pixel does not darken it), and
+    `white` where no white lies near. A shadow across a card darkens its ink and its white
+    alike: a yellow in the shade of a hand is as bright as its shaded white, not as the white in
+    the light."""
+    m = ((s < 60) & (v >= WHITE_LEAST * white)).astype(np.float32)
+    vf = v.astype(np.float32)
+    num = cv2.GaussianBlur(vf * m, (3, 3), 0)
+    den = cv2.GaussianBlur(m, (3, 3), 0)
+    mean = np.where(den > 0.3, num / np.maximum(den, 1e-6), 0).astype(np.float32)
+    r = max(1, int(round(LOCAL_WHITE * max(v.shape))))
+    near = cv2.dilate(mean, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    return np.where(near > 0, np.minimum(near, white), white)
 
 
 def _distances(h: np.ndarray, colours) -> np.ndarray:

@@ -821,8 +821,10 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part], skin: int = 
                 quads[k] = _box_quad(face, corners[0])
         for _ in range(len(faced)):
             k = faced.index(best)
+            # two cards of one colour look alike where they overlap: their looks cannot tell
+            # which lies over the other, and the surer face stays on top
             over = [g for g, q in zip(faced, quads) if g is not best and q is not None and quads[k] is not None
-                    and _above(image, q, quads[k], skin)]
+                    and g[2].color != best[2].color and _above(image, q, quads[k], skin)]
             if not over:
                 break
             best = over[0]
