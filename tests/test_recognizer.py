@@ -372,8 +372,12 @@ def test_corners_of_cards_beneath_inside_the_top_face_box_are_not_its_votes():
     assert sorted(str(d.card) for d in got.cards) == ["blue 1", "blue skip", "red skip"]
 
 
-@pytest.mark.parametrize("its_corner,top", [(True, "blue 9"), (False, "blue 5")])
-def test_two_corners_round_another_cards_centre_are_a_card_beneath(its_corner, top):
+@pytest.mark.parametrize("its_corner,centre_p,top", [
+    (True, 0.5, "blue 9"), (False, 0.5, "blue 5"),
+    # the centre read too unsurely to vote (0.3: pile 9,301,105's green 0 over a green 7) still
+    # shows the card beneath when its corner is read surely; at 0.1 it is no reading at all
+    (True, 0.3, "blue 9"), (False, 0.3, "blue 5"), (True, 0.1, "blue 5")])
+def test_two_corners_round_another_cards_centre_are_a_card_beneath(its_corner, centre_p, top):
     # a tilted blue 9 over a blue 5 (game bench pile 9,000,412): the 9's upright box holds both of
     # the 5's corners, which outvote the 9's one corner and its centre (a finger across it, read at
     # 0.5). The 9's centre lies in the middle of the card the two 5s outline: that card is beneath.
@@ -383,13 +387,14 @@ def test_two_corners_round_another_cards_centre_are_a_card_beneath(its_corner, t
     fives = [(460, 225, 510, 272), (302, 427, 343, 466)]
     nine = (491, 252, 543, 305)
     parts = [("card", face, 0.74, "none", 0.0), ("index", fives[0], 0.68, "5", 0.98),
-             ("index", fives[1], 0.6, "5", 0.98), ("centre", centre, 0.55, "9", 0.5)]
+             ("index", fives[1], 0.6, "5", 0.98), ("centre", centre, 0.55, "9", centre_p)]
     if its_corner:
         parts.append(("index", nine, 0.78, "9", 0.96))
     rec = _Scripted(parts, {b: "blue" for b in (face, centre, nine, *fives)})
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert str(got.top.card) == top
-    assert sorted(str(d.card) for d in got.cards) == (["blue 5", "blue 9"] if its_corner else ["blue 5"])
+    if centre_p == 0.5:
+        assert sorted(str(d.card) for d in got.cards) == (["blue 5", "blue 9"] if its_corner else ["blue 5"])
 
 
 def test_fanned_twins_are_two_cards_not_one():

@@ -390,7 +390,8 @@ class Recognizer:
         image = grey                        # colours are read under grey light
         colors = self._read_colours(image, syms)
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
-        groups = self._group_faces(image, faces, syms, colors)
+        faint = [p for p in parts if p.cls == "centre" and p.symbol != "none" and FAINT_CENTRE <= p.p < self.weak_conf]
+        groups = self._group_faces(image, faces, syms, colors, faint)
         self._group_rest(image, syms, groups, colors)
         cards, faced, loose = [], [], []
         for face, members in groups:
@@ -439,10 +440,11 @@ class Recognizer:
             p.color = colour_of_hues(h, colors)[0]
         return colors
 
-    def _group_faces(self, image, faces: list[Part], syms: list[Part], colors) -> list:
+    def _group_faces(self, image, faces: list[Part], syms: list[Part], colors, faint: list[Part] = ()) -> list:
         """(face, its parts) for each uncovered face that shows a readable symbol; a face whose
         symbol shows only in coloured corners none of which is printed on ink (`_uno_print`) is a
-        playing card's."""
+        playing card's. `faint`: centre symbols read too unsurely to vote, which may still show
+        that a card's two corners inside a face are a card's beneath (`_beneath`)."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
         # each face's middle is read once (`face_colour`): by the face itself and by its neighbours
@@ -483,7 +485,9 @@ class Recognizer:
                 continue
             votes = _symbol_votes([syms[i] for i in voters])
             symbol = max(votes, key=votes.get)
-            if len(votes) > 1 and _beneath([syms[i] for i in voters], symbol):
+            sure = {syms[i].symbol for i in voters if syms[i].cls == "index" and syms[i].p >= self.sym_conf}
+            if len(votes) > 1 and _beneath([syms[i] for i in voters] + [c for c in faint if c.symbol in sure
+                                                                        and _within(c, f.box, image.shape)], symbol):
                 # two corners of a card whose middle another card's centre symbol covers: a card
                 # beneath, of the face's colour, whose corners the tilted face's box takes in
                 voters = [i for i in voters if syms[i].symbol != symbol]
@@ -872,6 +876,10 @@ def _beneath(parts: list[Part], symbol: str) -> bool:
 
 # how near a card's centre (a share of its width) another card's centre symbol covers its middle
 MIDDLE_REACH = 0.45
+# ... that centre symbol may be read this unsurely (under `weak_symbol_conf`: a finger across it)
+# when a corner index inside the face shows its symbol surely (a green 0 over a green 7, pile
+# 9,301,105: the 0's centre read at 0.3)
+FAINT_CENTRE = 0.2
 
 
 def _in_a_face(members: list[Part], faces: list[Part], shape: tuple) -> bool:
