@@ -5,7 +5,7 @@
 
 (``--misses`` lists every misread pile (also tilted and small), single card, negative and
 look-alike by seed; ``--first-seed`` moves the piles to another seed range, such as the tuning
-set at 9,200,000..)
+set at 9,200,000.. or the second fresh set at 9,300,000.., first read in session 29)
 
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with
