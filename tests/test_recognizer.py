@@ -429,18 +429,26 @@ def test_a_wild_faces_corner_outvoted_by_two_corners_beneath_still_names_the_wil
     assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card == Card.parse("red 3")
 
 
+def _rotation(turn):
+    t = np.deg2rad(turn)
+    return np.float32([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+
+
+def _card_corners(centre, turn, width):
+    """The four corners of a card width x 1.5 width, its middle at `centre`, turned `turn` degrees."""
+    corners = np.float32([[-0.5, -0.75], [0.5, -0.75], [0.5, 0.75], [-0.5, 0.75]])
+    return corners * width @ _rotation(turn).T + centre
+
+
 def _card_on(img, centre, turn, width, bgr):
     """Draw a card (width x 1.5 width, turned `turn` degrees) of colour `bgr` with a white border
     and a white middle; returns its index's and centre symbol's boxes as the detector gives them."""
     from companion.vision.recognizer import INDEX_AT
-    t = np.deg2rad(turn)
-    rot = np.float32([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    corners = np.float32([[-0.5, -0.75], [0.5, -0.75], [0.5, 0.75], [-0.5, 0.75]])
-    quad = lambda k: np.int32(np.round(corners * k * width @ rot.T + centre))
-    cv2.fillConvexPoly(img, quad(1.0), (245, 245, 245))
-    cv2.fillConvexPoly(img, quad(0.9), bgr)
+    quad = _card_corners(centre, turn, width)
+    cv2.fillConvexPoly(img, np.int32(np.round(quad)), (245, 245, 245))
+    cv2.fillConvexPoly(img, np.int32(np.round((quad - centre) * 0.9 + centre)), bgr)
     cv2.circle(img, tuple(int(v) for v in centre), int(width * 0.3), (245, 245, 245), -1)
-    i = INDEX_AT * width @ rot.T + centre
+    i = INDEX_AT * width @ _rotation(turn).T + centre
     r, c = width * 0.1, width * 0.2
     return (i[0] - r, i[1] - r, i[0] + r, i[1] + r), (centre[0] - c, centre[1] - c, centre[0] + c, centre[1] + c)
 
@@ -485,9 +493,7 @@ def test_of_two_faces_of_one_colour_the_surer_stays_on_top():
     for symbol, score in (("4", 0.7), ("7", 0.8)):      # the 4 first: the 7 lies over it
         centre, turn = np.float32(placed[symbol][0]), placed[symbol][1]
         index, middle = _card_on(img, centre, turn, 170, (200, 100, 0))
-        t = np.deg2rad(turn)
-        corners = np.float32([[-0.5, -0.75], [0.5, -0.75], [0.5, 0.75], [-0.5, 0.75]]) * 170 @ np.float32(
-            [[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]) + centre
+        corners = _card_corners(centre, turn, 170)
         face = tuple(int(v) for v in (*corners.min(0), *corners.max(0)))
         parts += [("card", face, score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
                   ("centre", middle, 0.6, symbol, 0.97)]

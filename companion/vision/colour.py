@@ -163,15 +163,10 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     if keep.sum() < min_pixels:
         return None
     greys = v[s < 60]            # the card's white print (none: brightness cannot tell)
-    band = (h >= YG_BAND[0]) & (h <= YG_BAND[1]) & keep
-    white = None
-    if band.any() and len(greys) >= min_pixels:
-        white = float(np.percentile(greys, 90))
-        if LOCAL_WHITE:       # (0: the patch's white for every pixel)
-            white = white_near(hsv[..., 2], hsv[..., 1], white).ravel()[keep]
     h, v = h[keep], v[keep].astype(np.float32)
-    band = band[keep]
-    if white is not None:
+    band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
+    if band.any() and len(greys) >= min_pixels:
+        white = white_near(hsv[..., 2], hsv[..., 1], float(np.percentile(greys, 90))).ravel()[keep]
         least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
         bright = (v >= least * white) & (h <= YELLOW_TOP)
         bright &= (v < CLIP_V) | (h <= CLIP_HUE)

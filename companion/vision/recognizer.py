@@ -485,9 +485,11 @@ class Recognizer:
                 continue
             votes = _symbol_votes([syms[i] for i in voters])
             symbol = max(votes, key=votes.get)
+            # (a centre too faint to vote counts here where a corner index shows its symbol surely)
             sure = {syms[i].symbol for i in voters if syms[i].cls == "index" and syms[i].p >= self.sym_conf}
-            if len(votes) > 1 and _beneath([syms[i] for i in voters] + [c for c in faint if c.symbol in sure
-                                                                        and _within(c, f.box, image.shape)], symbol):
+            shown = [syms[i] for i in voters] + [c for c in faint
+                                                 if c.symbol in sure and _within(c, f.box, image.shape)]
+            if len(votes) > 1 and _beneath(shown, symbol):
                 # two corners of a card whose middle another card's centre symbol covers: a card
                 # beneath, of the face's colour, whose corners the tilted face's box takes in
                 voters = [i for i in voters if syms[i].symbol != symbol]
