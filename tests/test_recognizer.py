@@ -772,6 +772,25 @@ def test_a_lone_special_wild_index_must_be_found_surely(symbol, score, cards):
     assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
 
 
+@pytest.mark.parametrize("print_,cards", [("oval", 1), ("three colours", 1), ("two colours", 0), ("black Q", 0)])
+@pytest.mark.parametrize("face", [False, True])
+def test_a_wild_corner_shows_its_ovals_colours(print_, cards, face):
+    # a wild's corner index is a small oval in the deck's four colours on black; a playing card's
+    # black "Q" on paper has the oval's shape and is read as one, but shows no colour
+    img = np.full((480, 640, 3), (60, 90, 60), np.uint8)
+    img[150:300, 250:380] = (25, 25, 25) if print_ != "black Q" else (235, 235, 235)
+    box, card = (296, 196, 332, 240), (250, 150, 380, 300)
+    if print_ == "black Q":
+        cv2.ellipse(img, (314, 218), (13, 18), 0, 0, 360, (20, 20, 20), 4)
+    else:
+        quarters = {"oval": 4, "three colours": 3, "two colours": 2}[print_]
+        cv2.ellipse(img, (314, 218), (18, 23), 30, 0, 360, (235, 235, 235), -1)     # its white rim
+        for k, bgr in enumerate([(40, 30, 210), (210, 120, 30), (30, 200, 230), (60, 160, 40)][:quarters]):
+            cv2.ellipse(img, (314, 218), (15, 20), 30, k * 360 // quarters, (k + 1) * 360 // quarters, bgr, -1)
+    rec = _Scripted([("index", box, 0.7, "wild", 0.95)] + [("card", card, 0.6, "none", 0.0)] * face, {})
+    assert len(rec.recognize(img).cards) == cards
+
+
 @pytest.mark.parametrize("bgr,want", [((20, 45, 5), "green"), ((45, 8, 5), "blue"), ((5, 8, 48), "red")])
 def test_a_card_in_a_very_dim_room_keeps_its_colour(bgr, want):
     # a nearly dark room: the card's white print is at 60 and its ink at 45-50, under the

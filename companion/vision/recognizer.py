@@ -509,7 +509,7 @@ class Recognizer:
                     f.score >= LONE_FACE_SCORE and surest >= LONE_FACE_CONF
                     and f.color not in (None, WILD_FACE) and any(p.color == f.color for p in agree)):
                 continue        # one weak reading alone is no card, unless a surely found face's middle vouches for it
-            if not any(_uno_print(image, p) for p in agree):
+            if not any(_uno_print(image, p, colors) for p in agree):
                 continue        # only ranks printed on white paper: a playing card's face
             used.update(id(p) for p in members)
             groups.append((f, members))
@@ -556,7 +556,7 @@ class Recognizer:
                     break
             else:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
-                alone = p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p)
+                alone = p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p, colors)
                 fanned = (not special and p.p >= self.sym_conf and p.score >= FAN_SCORE
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
@@ -1007,10 +1007,29 @@ def _on_ink(image: np.ndarray, box) -> bool:
     return float(ink[my:bh - my, mx:bw - mx].mean()) - (sides[0] + sides[1]) / 2 <= MAX_INK_RISE
 
 
-def _uno_print(image: np.ndarray, p: Part) -> bool:
+def _uno_print(image: np.ndarray, p: Part, colors) -> bool:
     """Whether symbol part `p` can be a UNO card's print: a centre symbol, a wild's (on black,
-    whose saturation says nothing), or a coloured index printed on ink (`_on_ink`)."""
-    return p.cls == "centre" or kinds()[p.symbol].wild or _on_ink(image, p.box)
+    whose saturation says nothing; a wild's corner oval in the deck's colours), or a coloured index
+    printed on ink (`_on_ink`)."""
+    if p.cls == "centre":
+        return True
+    if p.symbol == "wild":
+        return _four_coloured(image, p.box, colors)
+    return kinds()[p.symbol].wild or _on_ink(image, p.box)
+
+
+def _four_coloured(image: np.ndarray, box, colors) -> bool:
+    """Whether a wild's corner index in `box` shows its oval's quarters: three of the deck's
+    `colors` or more, each at least `WILD_INDEX_SHARE` of its coloured pixels. A playing card's
+    black "Q" or "0" on paper is read as the oval's shape, and shows none."""
+    shares = colour_shares(saturated_hues(_patch(image, box, 1.0)), colors)
+    return int((shares >= WILD_INDEX_SHARE).sum()) >= 3
+
+
+# the wild corner ovals of the Roboflow validation photos (148 read as wild): the third commonest
+# colour 0.05 or more of the coloured pixels (a red card or table beside it takes most); the black
+# ranks of look-alike tables read as wild (fresh seeds 9,570,000..): 0 or 15 coloured pixels
+WILD_INDEX_SHARE = 0.03
 
 
 def _grown(box, k: float) -> tuple:
