@@ -35,7 +35,7 @@ set at 9,200,000.. or the second fresh set at 9,300,000.., first read in session
   corner index is in view (seeds 9,920,000.., 9,930,000.. and 9,940,000..; +5,000 by the phone);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
-  sheets of numbers; seeds 9,560,000..);
+  sheets of numbers; seeds 9,560,000.., or from --lookalike-seed);
 - with --faded SHARE, all of these with every deck's inks printed that share of the way to white
   (a faded deck, a washed-out print: the same scenes otherwise); with --stretch F, every photo's
   height stretched F times against its width (4/3: a 4:3 photo exported square, as datasets
@@ -311,6 +311,8 @@ def main(argv=None) -> int:
                          "at 640x480 and by a leaning phone at 1280x960: every card in view (multi recall and precision)")
     ap.add_argument("--lookalikes", type=int, default=0,
                     help="also N negatives with printed look-alikes (playing cards, score sheets of numbers)")
+    ap.add_argument("--lookalike-seed", type=int, default=SEEDS["bench"] + 560_000,
+                    help="the look-alikes' first seed (default 9,560,000; 9,570,000.. is a fresh set)")
     ap.add_argument("--deck", default="auto",
                     help="auto (deck unknown), game (each scene's own deck), any (the decks in the four classic "
                          "colours, read as `companion recognize` reads them: any deck's symbols in those colours) "
@@ -401,8 +403,8 @@ def main(argv=None) -> int:
                                                   kind=kind, size=(1280, 960), tilt=30.0, misses=misses)
     if a.negatives:
         res["negatives"] = negatives(rec, a.negatives, misses=misses)
-    if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..)
-        res["lookalikes"] = negatives(rec, a.lookalikes, "lookalike", SEEDS["bench"] + 560_000, misses)
+    if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..); --lookalike-seed
+        res["lookalikes"] = negatives(rec, a.lookalikes, "lookalike", a.lookalike_seed, misses)
     if a.latency:
         imgs = [make_scene(SEEDS["bench"] + 800_000 + i, size=(640, 480)).image for i in range(a.latency)]
         small = [make_scene(SEEDS["bench"] + 850_000 + i, size=(1600, 1200), heights=(0.07, 0.18)).image

@@ -1,4 +1,6 @@
 """The recogniser: colour reading, result values, and the shipped model on fixed generated piles."""
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -869,6 +871,18 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses():
     assert 0 < res["whole"] + res["most"] + res["cut"] <= 8
     assert res["accuracy_whole"] == res["accuracy_most"] == res["accuracy_cut"] == 0
     assert all(m.split(" -> ")[1].startswith("None") for m in res["wrong_in_view"])
+
+
+@pytest.mark.parametrize("args,first", [([], 9_560_000), (["--lookalike-seed", "9570000"], 9_570_000)])
+def test_the_lookalike_benchmark_starts_at_the_seed_asked(monkeypatch, capsys, args, first):
+    br = _models_script("bench_recognizer")
+    asked = []
+    monkeypatch.setattr(br, "Recognizer", lambda *a, **k: object())     # (never asked to read)
+    monkeypatch.setattr(br, "negatives", lambda rec, n, kind="negative", start=0, misses=None:
+                        asked.append((n, kind, start)) or {"background_clean": 1.0, "n": n})
+    assert br.main(["--piles", "0", "--negatives", "0", "--latency", "0", "--lookalikes", "3", *args]) == 0
+    assert asked == [(3, "lookalike", first)]
+    assert json.loads(capsys.readouterr().out)["lookalikes"]["n"] == 3
 
 
 def test_the_stretch_benchmark_stretches_only_the_photo():
