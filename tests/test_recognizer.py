@@ -256,6 +256,19 @@ def test_a_frame_showing_nothing_is_looked_at_by_quarters():
     assert rec.looked == [(1200, 1600)] + [(720, 960)] * 4
 
 
+def _wild_ovals(*boxes, shape=(480, 640, 3), quarters: int = 4) -> np.ndarray:
+    """A black frame with a wild's corner oval in each box: a white rim round `quarters` of the
+    four colours."""
+    img = np.zeros(shape, np.uint8)
+    for x1, y1, x2, y2 in boxes:
+        centre, axes = (int((x1 + x2) / 2), int((y1 + y2) / 2)), (int((x2 - x1) / 2), int((y2 - y1) / 2))
+        cv2.ellipse(img, centre, axes, 0, 0, 360, (235, 235, 235), -1)
+        inner = (max(1, axes[0] - 3), max(1, axes[1] - 3))
+        for k, bgr in enumerate([(40, 30, 210), (210, 120, 30), (30, 200, 230), (60, 160, 40)][:quarters]):
+            cv2.ellipse(img, centre, inner, 30, k * 360 // quarters, (k + 1) * 360 // quarters, bgr, -1)
+    return img
+
+
 class _Scripted(Recognizer):
     """The grouping logic on scripted detections (no model): parts, and the colour of each box."""
 
@@ -423,7 +436,7 @@ def test_a_wild_faces_corner_outvoted_by_two_corners_beneath_still_names_the_wil
         ("index", (320, 200, 368, 250), 0.6, "wild", 0.9),
         ("index", (200, 250, 255, 310), 0.7, "3", 0.99), ("index", (455, 360, 512, 425), 0.7, "3", 0.99),
     ], {face: "many", (200, 250, 255, 310): "red", (455, 360, 512, 425): "red"})
-    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    got = rec.recognize(_wild_ovals((320, 200, 368, 250)))
     assert got.top.card == Card.parse("wild")
     assert sorted(str(d.card) for d in got.cards) == ["red 3", "wild"]
     # a middle of many colours (a hand, cards beneath) but no wild symbol inside: not a wild
@@ -529,7 +542,7 @@ def test_a_middle_of_four_even_colours_is_a_wild_even_with_no_wild_symbol_inside
     parts = [("card", face, 0.6, "none", 0.0), ("index", (319, 295, 347, 318), 0.77, "wild", 1.0),
              ("index", (237, 156, 277, 196), 0.44, "3", 0.99)]
     rec = _Scripted(parts, {face: ("many", share), (237, 156, 277, 196): "blue"})
-    assert rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card == Card.parse(want)
+    assert rec.recognize(_wild_ovals((319, 295, 347, 318))).top.card == Card.parse(want)
 
 
 def test_a_four_colour_middle_reads_as_many_colours_and_one_colour_does_not():
@@ -779,16 +792,12 @@ def test_a_lone_special_wild_index_must_be_found_surely(symbol, score, cards):
 def test_a_wild_corner_shows_its_ovals_colours(print_, cards, face):
     # a wild's corner index is a small oval in the deck's four colours on black; a playing card's
     # black "Q" on paper has the oval's shape and is read as one, but shows no colour
-    img = np.full((480, 640, 3), (60, 90, 60), np.uint8)
-    img[150:300, 250:380] = (25, 25, 25) if print_ != "black Q" else (235, 235, 235)
     box, card = (296, 196, 332, 240), (250, 150, 380, 300)
     if print_ == "black Q":
+        img = np.full((480, 640, 3), 235, np.uint8)
         cv2.ellipse(img, (314, 218), (13, 18), 0, 0, 360, (20, 20, 20), 4)
     else:
-        quarters = {"oval": 4, "three colours": 3, "two colours": 2}[print_]
-        cv2.ellipse(img, (314, 218), (18, 23), 30, 0, 360, (235, 235, 235), -1)     # its white rim
-        for k, bgr in enumerate([(40, 30, 210), (210, 120, 30), (30, 200, 230), (60, 160, 40)][:quarters]):
-            cv2.ellipse(img, (314, 218), (15, 20), 30, k * 360 // quarters, (k + 1) * 360 // quarters, bgr, -1)
+        img = _wild_ovals(box, quarters={"oval": 4, "three colours": 3, "two colours": 2}[print_])
     rec = _Scripted([("index", box, 0.7, "wild", 0.95)] + [("card", card, 0.6, "none", 0.0)] * face, {})
     assert len(rec.recognize(img).cards) == cards
 
@@ -1100,7 +1109,7 @@ def test_a_wilds_two_corners_are_not_split_by_one_colour_between_them():
     a, b = (137, 218, 180, 264), (423, 121, 463, 164)
     rec = _MiddleShows([("index", a, 0.75, "wild", 0.98), ("index", b, 0.7, "wild", 0.98)], {},
                        ((137 + 180 + 423 + 463) / 4, (218 + 264 + 121 + 164) / 4), "green")
-    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    got = rec.recognize(_wild_ovals(a, b))
     assert [str(d.card) for d in got.cards] == ["wild"]
 
 
