@@ -1020,17 +1020,19 @@ def _uno_print(image: np.ndarray, p: Part, colors) -> bool:
 
 def _four_coloured(image: np.ndarray, box, colors) -> bool:
     """Whether a wild's corner index in `box` shows its oval's quarters: the box's middle
-    (`WILD_INDEX_MIDDLE` of it: the oval, little of the black card round it) shows three of the
-    deck's `colors` or more, each at least `WILD_INDEX_SHARE` of its coloured pixels. A playing
-    card's black "Q" or "0" on paper is read as the oval's shape, and shows none."""
-    shares = colour_shares(saturated_hues(_patch(image, box, WILD_INDEX_MIDDLE)), colors)
-    return int((shares >= WILD_INDEX_SHARE).sum()) >= 3
+    (`WILD_INDEX_MIDDLE` of it: the oval, little of the black card round it) or the whole box (in
+    a nearly dark room, the few coloured pixels left) shows three of the deck's `colors` or more,
+    each at least `WILD_INDEX_SHARE` of its coloured pixels. A playing card's black "Q" or "0" on
+    paper is read as the oval's shape, and shows none."""
+    return any(int((colour_shares(saturated_hues(_patch(image, box, grow)), colors) >= WILD_INDEX_SHARE).sum()) >= 3
+               for grow in (WILD_INDEX_MIDDLE, 1.0))
 
 
 # the wild corner ovals of the Roboflow validation photos (148 read as wild): in the box's middle
 # 0.6, the third commonest colour 0.18 or more of the coloured pixels (in the whole box, 0.05: a
-# red card or table beside it, or an overexposed photo's reddish black card, takes most); the
-# black ranks of look-alike tables read as wild (fresh seeds 9,570,000..): no coloured pixel
+# red card or table beside it, or an overexposed photo's reddish black card, takes most; but in a
+# nearly dark photo, x0.2, the middle's 30-40 coloured pixels show two colours, the box three); the
+# black ranks of look-alike tables read as wild (fresh seeds 9,570,000..): three colours in neither
 WILD_INDEX_MIDDLE, WILD_INDEX_SHARE = 0.6, 0.03
 
 
