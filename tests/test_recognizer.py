@@ -518,6 +518,33 @@ def test_of_two_faces_of_one_colour_the_surer_stays_on_top():
     assert got.top.card == Card.parse("blue 7")
 
 
+@pytest.mark.parametrize("over,want", [
+    ("card", "blue 7"),     # the 4's unseen corner lies under the 7: the 7 is the top, though less sure
+    ("hand", "blue 4"),     # a hand over that corner: it may hide it, and the surer face stays on top
+    ("off", "blue 4"),      # the 7 drawn elsewhere, the 4's corner simply not found: the surer face
+])
+def test_a_card_whose_unseen_corner_lies_under_another_face_is_beneath(over, want):
+    # a blue 7 dropped over a blue 4's lower corner (pile 9,300,313: a red 9 over a blue 7). Both
+    # faces are blue, so their looks cannot tell which lies over the other; but the 4 shows one
+    # corner index, and its other corner, across its middle, lies well inside the 7's face
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    placed = {"4": ((250, 200), 0), "7": ((350, 350) if over != "off" else (520, 200), 0)}
+    parts, colours = [], {}
+    for symbol, score in (("4", 0.8), ("7", 0.7)):      # the 4 first: the 7 lies over it
+        centre, turn = np.float32(placed[symbol][0]), placed[symbol][1]
+        index, middle = _card_on(img, centre, turn, 150, (200, 100, 0))
+        corners = _card_corners(centre, turn, 150)
+        face = tuple(int(v) for v in (*corners.min(0), *corners.max(0)))
+        parts += [("card", face, score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
+                  ("centre", middle, 0.6, symbol, 0.97)]
+        colours.update({tuple(int(v) for v in b): "blue" for b in (face, index, middle)})
+    if over == "hand":
+        cv2.circle(img, (296, 284), 22, (120, 160, 220), -1)     # skin: an orange of middling saturation
+    got = _Scripted(parts, colours).recognize(img)
+    assert sorted(str(d.card) for d in got.cards) == ["blue 4", "blue 7"]
+    assert got.top.card == Card.parse(want)
+
+
 @pytest.mark.parametrize("corner_p,wild_corner,want", [
     (0.85, False, "red 9"),      # a themed card: its picture read as a wild's oval, its corners sure
     (0.6, False, "wild"),        # corners read unsurely: the oval wins

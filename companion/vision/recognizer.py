@@ -825,16 +825,63 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part], skin: int = 
                 quads[k] = _card_quad([max(middles, key=lambda c: c.score), corners[0]])
             if quads[k] is None and corners:
                 quads[k] = _box_quad(face, corners[0])
+        hidden = [_hidden_corner(image, members, q, skin) for (_, members, _), q in zip(faced, quads)]
+
+        def hides(j: int, k: int) -> bool:
+            """Does card `j` lie over card `k`'s corner that is not seen?"""
+            return hidden[k] is not None and _covers(faced[j][0], quads[j], hidden[k])
+
         for _ in range(len(faced)):
             k = faced.index(best)
-            # two cards of one colour look alike where they overlap: their looks cannot tell
-            # which lies over the other, and the surer face stays on top
-            over = [g for g, q in zip(faced, quads) if g is not best and q is not None and quads[k] is not None
-                    and g[2].color != best[2].color and _above(image, q, quads[k], skin)]
+            # where one card's unseen corner lies under another's face, and not the other way
+            # round, that card lies beneath (geometry, whatever their colours); else two cards of
+            # one colour look alike where they overlap: their looks cannot tell which lies over
+            # the other, and the surer face stays on top
+            over = [g for j, (g, q) in enumerate(zip(faced, quads)) if g is not best and not hides(k, j) and (
+                hides(j, k) or (q is not None and quads[k] is not None and g[2].color != best[2].color
+                                and _above(image, q, quads[k], skin)))]
             if not over:
                 break
             best = over[0]
     return best[2]
+
+
+def _hidden_corner(image: np.ndarray, members: list[Part], quad: np.ndarray | None,
+                   skin: int = SKIN_MAX_SAT) -> np.ndarray | None:
+    """Where a card that shows one corner index (`members`: its parts; `quad`: its estimated
+    outline) has its other, unseen one: across its middle from the seen one. None where it shows
+    both, its outline is not known, or that corner lies off the frame or under a hand's skin (a
+    hand hides it, not a card)."""
+    corners = [p for p in members if p.cls == "index"]
+    if quad is None or len(corners) != 1:
+        return None
+    pt = 2 * quad.mean(0) - np.float32(corners[0].centre)
+    r = corners[0].size / 2
+    h, w = image.shape[:2]
+    if not (r <= pt[0] < w - r and r <= pt[1] < h - r):
+        return None
+    x1, y1, x2, y2 = (int(round(v)) for v in (pt[0] - r, pt[1] - r, pt[0] + r, pt[1] + r))
+    hsv = cv2.cvtColor(image[y1:y2 + 1, x1:x2 + 1], cv2.COLOR_BGR2HSV)
+    if skin_like(hsv[..., 0], hsv[..., 1], SKIN_LEAST, skin).mean() >= HIDDEN_SKIN:
+        return None
+    return pt
+
+
+def _covers(face: Part, quad: np.ndarray | None, pt: np.ndarray) -> bool:
+    """Whether an uncovered face lies over point `pt`: well inside its estimated outline, or where
+    that is not known, well inside its upright box (`COVER_DEPTH`)."""
+    if quad is not None:
+        width = float(np.hypot(*(quad[1] - quad[0])))
+        return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(pt[0]), float(pt[1])), True) \
+            >= COVER_DEPTH * width
+    return _depth(pt, face.box) >= COVER_DEPTH
+
+
+# a card's unseen corner is under a hand where this share of the pixels round it is skin-like
+HIDDEN_SKIN = 0.3
+# ... and under another card's face where it lies this deep inside that card's outline (a share of
+# its width) or upright box (a share of the box's longer side)
+COVER_DEPTH = 0.05
 
 
 def _box_quad(face: Part, corner: Part) -> np.ndarray | None:
