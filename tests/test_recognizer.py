@@ -468,6 +468,23 @@ def _card_on(img, centre, turn, width, bgr):
     return (i[0] - r, i[1] - r, i[0] + r, i[1] + r), (centre[0] - c, centre[1] - c, centre[0] + c, centre[1] + c)
 
 
+def _blue_cards(placed, width):
+    """Blue cards drawn in order (each later one over the earlier ones): `placed` maps a symbol to
+    (centre, turn, the detector's face score). Returns the image, the scripted parts (face,
+    index and centre symbol, read surely) and their colours."""
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    parts, colours = [], {}
+    for symbol, (centre, turn, score) in placed.items():
+        centre = np.float32(centre)
+        index, middle = _card_on(img, centre, turn, width, (200, 100, 0))
+        corners = _card_corners(centre, turn, width)
+        face = tuple(int(v) for v in (*corners.min(0), *corners.max(0)))
+        parts += [("card", face, score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
+                  ("centre", middle, 0.6, symbol, 0.97)]
+        colours.update({tuple(int(v) for v in b): "blue" for b in (face, index, middle)})
+    return img, parts, colours
+
+
 @pytest.mark.parametrize("hand", [False, True])
 @pytest.mark.parametrize("blue_above", [True, False])
 def test_of_two_uncovered_faces_the_one_lying_over_the_other_is_the_top(blue_above, hand):
@@ -502,17 +519,7 @@ def test_of_two_faces_of_one_colour_the_surer_stays_on_top():
     # overlap, the picture is blue and white like both cards' own parts, and the looks' small
     # difference (here the lower card's, the 4's white middle left out) named the 4 the top. One
     # colour's looks cannot tell which card lies over the other: the surer face (the 7) stays
-    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
-    placed = {"4": ((260, 240), 20), "7": ((380, 250), 60)}
-    parts, colours = [], {}
-    for symbol, score in (("4", 0.7), ("7", 0.8)):      # the 4 first: the 7 lies over it
-        centre, turn = np.float32(placed[symbol][0]), placed[symbol][1]
-        index, middle = _card_on(img, centre, turn, 170, (200, 100, 0))
-        corners = _card_corners(centre, turn, 170)
-        face = tuple(int(v) for v in (*corners.min(0), *corners.max(0)))
-        parts += [("card", face, score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
-                  ("centre", middle, 0.6, symbol, 0.97)]
-        colours.update({tuple(int(v) for v in b): "blue" for b in (face, index, middle)})
+    img, parts, colours = _blue_cards({"4": ((260, 240), 20, 0.7), "7": ((380, 250), 60, 0.8)}, 170)
     got = _Scripted(parts, colours).recognize(img)
     assert sorted(str(d.card) for d in got.cards) == ["blue 4", "blue 7"]
     assert got.top.card == Card.parse("blue 7")
@@ -527,17 +534,8 @@ def test_a_card_whose_unseen_corner_lies_under_another_face_is_beneath(over, wan
     # a blue 7 dropped over a blue 4's lower corner (pile 9,300,313: a red 9 over a blue 7). Both
     # faces are blue, so their looks cannot tell which lies over the other; but the 4 shows one
     # corner index, and its other corner, across its middle, lies well inside the 7's face
-    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
-    placed = {"4": ((250, 200), 0), "7": ((350, 350) if over != "off" else (520, 200), 0)}
-    parts, colours = [], {}
-    for symbol, score in (("4", 0.8), ("7", 0.7)):      # the 4 first: the 7 lies over it
-        centre, turn = np.float32(placed[symbol][0]), placed[symbol][1]
-        index, middle = _card_on(img, centre, turn, 150, (200, 100, 0))
-        corners = _card_corners(centre, turn, 150)
-        face = tuple(int(v) for v in (*corners.min(0), *corners.max(0)))
-        parts += [("card", face, score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
-                  ("centre", middle, 0.6, symbol, 0.97)]
-        colours.update({tuple(int(v) for v in b): "blue" for b in (face, index, middle)})
+    seven = (350, 350) if over != "off" else (520, 200)
+    img, parts, colours = _blue_cards({"4": ((250, 200), 0, 0.8), "7": (seven, 0, 0.7)}, 150)
     if over == "hand":
         cv2.circle(img, (296, 284), 22, (120, 160, 220), -1)     # skin: an orange of middling saturation
     got = _Scripted(parts, colours).recognize(img)
