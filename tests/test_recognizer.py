@@ -301,7 +301,7 @@ class _Scripted(Recognizer):
             return (None, c[1], True) if c[0] == "many" else (c[0], c[1], False)
         return (None, 0.33, True) if c == "many" else (c, 1.0 if c else 0.0, False)
 
-    def part_hues(self, image, part):
+    def part_hues(self, image, part, skin=SKIN_MAX_SAT):
         c = self._colours.get(tuple(int(v) for v in part.box))
         return None if c is None else np.full(20, HUES[c][0], np.float32)
 
@@ -652,6 +652,18 @@ def test_index_colour_comes_from_the_card_not_the_hand_beside_it():
     hues = Recognizer.part_hues(img, part)
     assert read_colour(img[32:88, 32:88], CLASSIC)[0] == "red"
     assert colour_of_hues(hues, CLASSIC)[0] == "blue"
+
+
+@pytest.mark.parametrize("card_bgr,finger_bgr,want", [
+    ((40, 140, 40), (28, 40, 63), "green"),      # a dark hand's shaded skin (hue 11) passes for red ink
+    ((40, 30, 200), (90, 120, 200), "red"),      # a red card keeps its red beside a light hand
+    ((200, 100, 0), (28, 40, 63), "blue")])
+def test_a_finger_over_half_an_index_leaves_its_colour(card_bgr, finger_bgr, want):
+    img, part = _index_on_card(card_bgr, (60, 110, 70), strip=3)
+    img[40:80, 40:61] = finger_bgr               # the finger covers the corner's left half
+    assert colour_of_hues(Recognizer.part_hues(img, part), CLASSIC)[0] == want
+    if finger_bgr == (28, 40, 63):   # the whole tight patch, skin and all, reads red: the skin is left out
+        assert colour_of_hues(saturated_hues(img[49:71, 49:71]), CLASSIC)[0] == "red"
 
 
 def test_index_on_a_thin_strip_falls_back_to_a_wider_patch():

@@ -279,12 +279,18 @@ class Recognizer:
         return illuminant_gains(image, [_grown(p.box, 1.0 if p.cls == "card" else 1.5) for p in parts])
 
     @staticmethod
-    def part_hues(image: np.ndarray, p: Part) -> np.ndarray | None:
+    def part_hues(image: np.ndarray, p: Part, skin: int = SKIN_MAX_SAT) -> np.ndarray | None:
         """The saturated hues around a symbol: from a tight patch (a wider one takes in a hand,
         the table or the card beneath), else from a wider one (an index on the thin strip that a
-        fanned card leaves uncovered)."""
+        fanned card leaves uncovered). Where a hand's skin fills `PART_SKIN` or more of an index's
+        tight patch (a finger beside the corner), the skin is left out: a dark hand's shaded skin
+        passes for a red ink. `skin`: the saturation skin stays under (`Recognizer.skin_sat`)."""
         tight, wide = _GROW[p.cls]
-        h = saturated_hues(_patch(image, p.box, tight))
+        patch = _patch(image, p.box, tight)
+        h = saturated_hues(patch)
+        if h is not None and p.cls == "index" and _skin_share(patch, skin) >= PART_SKIN:
+            bare = saturated_hues(patch, skin=False, skin_sat=skin)
+            h = bare if bare is not None else h
         return h if h is not None else saturated_hues(_patch(image, p.box, wide))
 
     # ------------------------------------------------------------ whole pipeline
@@ -421,7 +427,7 @@ class Recognizer:
     def _read_colours(self, image, syms: list[Part]) -> tuple:
         """Read each coloured part's colour; returns the palette the image's deck uses."""
         coloured = [p for p in syms if not kinds()[p.symbol].wild]
-        hues = [self.part_hues(image, p) for p in coloured]
+        hues = [self.part_hues(image, p, self.skin_sat) for p in coloured]
         if len(self.palettes) == 1:          # the deck is known (a game)
             for p, h in zip(coloured, hues):
                 p.color = colour_of_hues(h, self.colors)[0]
@@ -766,6 +772,19 @@ def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
 # the patches a symbol's colour is read from (`Recognizer.part_hues`), as multiples of its box:
 # tight, and wider when the tight one shows too little colour
 _GROW = {"index": (1.1, 1.8), "centre": (0.85, 1.3)}
+# ... and an index's skin is left out where this share of its tight patch is skin-like
+PART_SKIN = 0.25
+
+
+def _skin_share(patch: np.ndarray, skin: int = SKIN_MAX_SAT) -> float:
+    """The share of `patch` (under grey light) that may be a hand's skin (`skin_like`, above
+    `SKIN_LEAST`, under `skin`)."""
+    if patch.size == 0:
+        return 0.0
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    return float(skin_like(hsv[..., 0], hsv[..., 1], SKIN_LEAST, skin).mean())
+
+
 # a face whose middle shows three or more colours, each at least this share, and a wild symbol
 # inside its box, is a wild
 WILD_FACE, WILD_SHARE = "wild", 0.12
@@ -861,8 +880,7 @@ def _hidden_corner(image: np.ndarray, members: list[Part], quad: np.ndarray | No
     if not (r <= pt[0] < w - r and r <= pt[1] < h - r):
         return None
     x1, y1, x2, y2 = (int(round(v)) for v in (pt[0] - r, pt[1] - r, pt[0] + r, pt[1] + r))
-    hsv = cv2.cvtColor(image[y1:y2 + 1, x1:x2 + 1], cv2.COLOR_BGR2HSV)
-    if skin_like(hsv[..., 0], hsv[..., 1], SKIN_LEAST, skin).mean() >= HIDDEN_SKIN:
+    if _skin_share(image[y1:y2 + 1, x1:x2 + 1], skin) >= HIDDEN_SKIN:
         return None
     return pt
 
