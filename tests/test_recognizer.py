@@ -758,6 +758,7 @@ def test_an_index_alone_at_the_frames_edge_must_be_read_surely(box, p, cards):
     (0.7, 0.65, "yellow", 1),     # a face found surely, its one index read weakly, in the face's colour
     (0.7, 0.65, "green", 0),      # the index another colour than the face's middle: a corner beneath
     (0.7, 0.55, "yellow", 0),     # a reading too weak
+    (0.57, 0.65, "yellow", 1),    # a small card found at 0.57 (its centre 9 read at 0.67, its index not)
     (0.5, 0.65, "yellow", 0),     # a face found faintly
     (0.7, 0.75, "green", 1),      # a sure reading needs no face to vouch for it
 ])
