@@ -666,6 +666,17 @@ def test_a_finger_over_half_an_index_leaves_its_colour(card_bgr, finger_bgr, wan
         assert colour_of_hues(saturated_hues(img[49:71, 49:71]), CLASSIC)[0] == "red"
 
 
+def test_a_shaded_yellow_index_beside_a_finger_stays_yellow():
+    # a shaded yellow (hue 19, saturation 178) has skin's hues under the classic deck's skin
+    # saturation (200): leaving the skin out would leave only the hand's darkest, reddest pixels
+    img, part = _index_on_card((60, 150, 200), (60, 110, 70), strip=3)
+    img[40:80, 40:54] = (28, 40, 63)             # a dark finger
+    img[40:80, 40:50] = (20, 25, 80)             # its darkest edge (hue 3: no skin's)
+    patch = img[49:71, 49:71]
+    assert colour_of_hues(saturated_hues(patch, skin=False, skin_sat=200), CLASSIC)[0] == "red"
+    assert colour_of_hues(Recognizer.part_hues(img, part, 200), CLASSIC)[0] == "yellow"
+
+
 def test_index_on_a_thin_strip_falls_back_to_a_wider_patch():
     # an index with hardly any colour inside its box (a fanned card shows a thin strip around
     # it): the wider patch finds the green

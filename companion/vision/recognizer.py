@@ -283,14 +283,16 @@ class Recognizer:
         """The saturated hues around a symbol: from a tight patch (a wider one takes in a hand,
         the table or the card beneath), else from a wider one (an index on the thin strip that a
         fanned card leaves uncovered). Where a hand's skin fills `PART_SKIN` or more of an index's
-        tight patch (a finger beside the corner), the skin is left out: a dark hand's shaded skin
-        passes for a red ink. `skin`: the saturation skin stays under (`Recognizer.skin_sat`)."""
+        tight patch (a finger beside the corner), the skin is left out where that leaves fewer red
+        and orange hues (`_reddish`): a dark hand's shaded skin passes for a red ink (a shaded
+        yellow has skin's hues too: left out, it would leave a red). `skin`: the saturation skin
+        stays under (`Recognizer.skin_sat`)."""
         tight, wide = _GROW[p.cls]
         patch = _patch(image, p.box, tight)
         h = saturated_hues(patch)
         if h is not None and p.cls == "index" and _skin_share(patch, skin) >= PART_SKIN:
             bare = saturated_hues(patch, skin=False, skin_sat=skin)
-            h = bare if bare is not None else h
+            h = bare if bare is not None and _reddish(bare) < _reddish(h) else h
         return h if h is not None else saturated_hues(_patch(image, p.box, wide))
 
     # ------------------------------------------------------------ whole pipeline
@@ -773,8 +775,15 @@ def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
 # the patches a symbol's colour is read from (`Recognizer.part_hues`), as multiples of its box:
 # tight, and wider when the tight one shows too little colour
 _GROW = {"index": (1.1, 1.8), "centre": (0.85, 1.3)}
-# ... and an index's skin is left out where this share of its tight patch is skin-like
+# ... and an index's skin is left out where this share of its tight patch is skin-like, when that
+# leaves fewer red and orange hues (under RED_SIDE, or from REDS on: yellow starts at 13.2)
 PART_SKIN = 0.25
+RED_SIDE, REDS = 13, 160
+
+
+def _reddish(hues: np.ndarray) -> float:
+    """The share of `hues` (OpenCV) that are a red's or an orange's."""
+    return float(((hues < RED_SIDE) | (hues >= REDS)).mean())
 
 
 def _skin_share(patch: np.ndarray, skin: int = SKIN_MAX_SAT) -> float:
