@@ -776,14 +776,15 @@ def _clusters(parts: list[Part]) -> list[tuple[tuple, float]]:
 # tight, and wider when the tight one shows too little colour
 _GROW = {"index": (1.1, 1.8), "centre": (0.85, 1.3)}
 # ... and an index's skin is left out where this share of its tight patch is skin-like, when that
-# leaves fewer red and orange hues (under RED_SIDE, or from REDS on: yellow starts at 13.2)
+# leaves fewer red and orange hues
 PART_SKIN = 0.25
-RED_SIDE, REDS = 13, 160
 
 
 def _reddish(hues: np.ndarray) -> float:
-    """The share of `hues` (OpenCV) that are a red's or an orange's."""
-    return float(((hues < RED_SIDE) | (hues >= REDS)).mean())
+    """The share of `hues` (OpenCV) nearest red of the classic deck's four colours: a red's and an
+    orange's (red|yellow falls at 13.2; with orange among them, a shaded yellow's 13-17 would count)."""
+    colours = deck_profile("classic").colors
+    return float(colour_shares(hues, colours)[colours.index("red")])
 
 
 def _skin_share(patch: np.ndarray, skin: int = SKIN_MAX_SAT) -> float:
