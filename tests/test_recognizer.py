@@ -543,6 +543,38 @@ def test_a_card_whose_unseen_corner_lies_under_another_face_is_beneath(over, wan
     assert got.top.card == Card.parse(want)
 
 
+@pytest.mark.parametrize("far_corner,want", [
+    ("draw_two", "blue draw_two"),   # its far corner found and read as its symbol, however unsurely: it shows
+    ("5", "green 5"),                # read as another symbol: another card's corner; the draw two's is unseen,
+    (None, "green 5"),               # as when none is found: under the green face, which lies over it
+])
+def test_a_card_whose_far_corner_shows_inside_another_face_lies_over_it(far_corner, want):
+    # a blue draw two over the lower part of a green 5 (game bench pile 9,000,357): the green
+    # card shows one corner, a hand over its middle, so its outline is unknown; the detector is a
+    # hair surer of its face. The draw two's far corner lies inside the green face's box, and an
+    # index is found there, read as a draw two at 0.38 (too unsure to vote): that corner shows,
+    # so the draw two lies over the green card there
+    img = np.full((480, 640, 3), (40, 120, 30), np.uint8)
+    green, blue = np.float32((230, 170)), np.float32((235, 250))
+    g_index, _ = _card_on(img, green, 30, 120, (40, 160, 120))
+    b_index, b_centre = _card_on(img, blue, -70, 120, (200, 100, 0))
+    b_far = tuple(2 * c - v for c, v in zip(np.tile(blue, 2), b_index))
+    b_far = (b_far[2], b_far[3], b_far[0], b_far[1])
+    g_face = (128, 62, 345, 262)      # too wide for the card its corner makes: its outline unknown
+    b_face = tuple(int(v) for v in (*_card_corners(blue, -70, 120).min(0), *_card_corners(blue, -70, 120).max(0)))
+    assert b_face[0] < b_far[0] and b_far[2] < g_face[2] and g_face[1] < b_far[1] and b_far[3] < g_face[3]
+    parts = [("card", g_face, 0.668, "none", 0.0), ("index", g_index, 0.75, "5", 0.97),
+             ("card", b_face, 0.665, "none", 0.0), ("index", b_index, 0.7, "draw_two", 0.99),
+             ("centre", b_centre, 0.58, "draw_two", 0.97)]
+    if far_corner:
+        parts.append(("index", b_far, 0.7, far_corner, 0.38))
+    colours = {tuple(int(v) for v in b): c for b, c in
+               ((g_face, "green"), (g_index, "green"), (b_face, "blue"), (b_index, "blue"), (b_centre, "blue"))}
+    got = _Scripted(parts, colours).recognize(img)
+    assert {"blue draw_two", "green 5"} <= {f"{d.color} {d.symbol}" for d in got.cards}
+    assert f"{got.top.color} {got.top.symbol}" == want
+
+
 @pytest.mark.parametrize("corner_p,wild_corner,want", [
     (0.85, False, "red 9"),      # a themed card: its picture read as a wild's oval, its corners sure
     (0.6, False, "wild"),        # corners read unsurely: the oval wins

@@ -420,7 +420,7 @@ class Recognizer:
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
                               det))
         if faced:
-            top = _uppermost(image, faced, [p for p in parts if p.cls == "centre"], self.skin_sat)
+            top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], self.skin_sat)
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
@@ -835,16 +835,21 @@ ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
 SKIN_LEAST = 40
 
 
-def _uppermost(image: np.ndarray, faced: list, centres: list[Part], skin: int = SKIN_MAX_SAT) -> Detection:
+def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = SKIN_MAX_SAT) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
     detection): the surest face, unless another face's card lies over it (`_above`). A face whose
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
-    its card's middle placed at the surest of the detector's `centres` inside its box that no
-    face's card took, whatever that was read as: its outline is then known, and which card lies
-    over the other can be told. Without such a centre, its middle is its box's (`_box_quad`).
+    its card's middle placed at the surest of the detector's centre symbols (of `symbols`, every
+    index and centre found) inside its box that no face's card took, whatever that was read as:
+    its outline is then known, and which card lies over the other can be told. Without such a
+    centre, its middle is its box's (`_box_quad`). A card's other corner, across its middle from
+    the one seen, is under another face when it lies inside it (`_hidden_corner`); but where an
+    index found there reads the card's symbol, however unsurely, that corner shows, and its card
+    lies over the face it lies inside (`_seen_corner`).
     `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
+    centres = [p for p in symbols if p.cls == "centre"]
     if len(faced) > 1:
         quads = [_card_quad(members) for _, members, _ in faced]
         taken = {id(p) for _, members, _ in faced for p in members}
@@ -855,11 +860,16 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part], skin: int = 
                 quads[k] = _card_quad([max(middles, key=lambda c: c.score), corners[0]])
             if quads[k] is None and corners:
                 quads[k] = _box_quad(face, corners[0])
-        hidden = [_hidden_corner(image, members, q, skin) for (_, members, _), q in zip(faced, quads)]
+        loose = [p for p in symbols if id(p) not in taken]        # no face's card took them
+        seen = [_seen_corner(members, q, det, loose) for (_, members, det), q in zip(faced, quads)]
+        hidden = [None if s is not None else _hidden_corner(image, members, q, skin)
+                  for (_, members, _), q, s in zip(faced, quads, seen)]
 
         def hides(j: int, k: int) -> bool:
-            """Does card `j` lie over card `k`'s corner that is not seen?"""
-            return hidden[k] is not None and _covers(faced[j][0], quads[j], hidden[k])
+            """Does card `j` lie over card `k`'s corner that is not seen, or card `j`'s seen
+            corner lie over card `k`?"""
+            return (hidden[k] is not None and _covers(faced[j][0], quads[j], hidden[k])) or \
+                (seen[j] is not None and _covers(faced[k][0], quads[k], seen[j]))
 
         for _ in range(len(faced)):
             k = faced.index(best)
@@ -876,17 +886,38 @@ def _uppermost(image: np.ndarray, faced: list, centres: list[Part], skin: int = 
     return best[2]
 
 
-def _hidden_corner(image: np.ndarray, members: list[Part], quad: np.ndarray | None,
-                   skin: int = SKIN_MAX_SAT) -> np.ndarray | None:
+def _other_corner(members: list[Part], quad: np.ndarray | None) -> tuple[np.ndarray, float] | None:
     """Where a card that shows one corner index (`members`: its parts; `quad`: its estimated
-    outline) has its other, unseen one: across its middle from the seen one. None where it shows
-    both, its outline is not known, or that corner lies off the frame or under a hand's skin (a
-    hand hides it, not a card)."""
+    outline) has its other one, across its middle from the seen one, and half an index's size.
+    None where it shows both or its outline is not known."""
     corners = [p for p in members if p.cls == "index"]
     if quad is None or len(corners) != 1:
         return None
-    pt = 2 * quad.mean(0) - np.float32(corners[0].centre)
-    r = corners[0].size / 2
+    return 2 * quad.mean(0) - np.float32(corners[0].centre), corners[0].size / 2
+
+
+def _seen_corner(members: list[Part], quad: np.ndarray | None, card: Detection, symbols: list[Part]) -> np.ndarray | None:
+    """A card's other corner (`_other_corner`) where an index found there (its centre within half
+    an index's size) reads the `card`'s symbol, however unsurely, and not another colour (of
+    `symbols`: the indices and centres found that no other card took; a twin's corner there is
+    another card's): the corner shows, no card lies over it. None where no such index is found."""
+    other = _other_corner(members, quad)
+    if other is None:
+        return None
+    pt, r = other
+    return pt if any(p.cls == "index" and p.symbol == card.symbol and p.color in (None, card.color)
+                     and np.hypot(*(np.float32(p.centre) - pt)) <= r for p in symbols) else None
+
+
+def _hidden_corner(image: np.ndarray, members: list[Part], quad: np.ndarray | None,
+                   skin: int = SKIN_MAX_SAT) -> np.ndarray | None:
+    """Where a card that shows one corner index has its other, unseen one (`_other_corner`). None
+    where it shows both, its outline is not known, or that corner lies off the frame or under a
+    hand's skin (a hand hides it, not a card)."""
+    other = _other_corner(members, quad)
+    if other is None:
+        return None
+    pt, r = other
     h, w = image.shape[:2]
     if not (r <= pt[0] < w - r and r <= pt[1] < h - r):
         return None
