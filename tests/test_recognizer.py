@@ -575,6 +575,23 @@ def test_a_card_whose_far_corner_shows_inside_another_face_lies_over_it(far_corn
     assert f"{got.top.color} {got.top.symbol}" == want
 
 
+@pytest.mark.parametrize("four_at,want", [
+    ((230, 243, 268, 278), "blue reverse"),   # near the box's corner: too far from its middle to be its own
+    ((300, 200, 338, 235), "blue 4"),         # nearer its middle: it may be the face's own corner, and it is surer
+])
+def test_a_corner_far_from_a_faces_middle_does_not_vote_for_its_symbol(four_at, want):
+    # a blue Reverse over a blue 4 (fresh pile 9,300,782), a hand over both middles: the Reverse's
+    # upright box holds its own corner and the 4's, both read surely, the 4 found a hair surer. A
+    # card's own corner lies at most half the box's longer side from the box's middle (0.35-0.42 for
+    # a whole card at any turn); the 4's lies at 0.53
+    face = (212, 35, 463, 284)
+    parts = [("card", face, 0.68, "none", 0.0), ("index", four_at, 0.76, "4", 0.99),
+             ("index", (410, 172, 443, 205), 0.74, "reverse", 0.99), ("index", (469, 139, 507, 178), 0.7, "3", 0.99)]
+    rec = _Scripted(parts, {tuple(b): "blue" for _, b, *_ in parts})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert f"{got.top.color} {got.top.symbol}" == want
+
+
 @pytest.mark.parametrize("corner_p,wild_corner,want", [
     (0.85, False, "red 9"),      # a themed card: its picture read as a wild's oval, its corners sure
     (0.6, False, "wild"),        # corners read unsurely: the oval wins
