@@ -865,20 +865,21 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = 
         hidden = [None if s is not None else _hidden_corner(image, members, q, skin)
                   for (_, members, _), q, s in zip(faced, quads, seen)]
 
-        def hides(j: int, k: int) -> bool:
-            """Does card `j` lie over card `k`'s corner that is not seen, or card `j`'s seen
-            corner lie over card `k`?"""
+        def lies_over(j: int, k: int) -> bool:
+            """Does card `j` lie over card `k`: over `k`'s corner that is not seen, or with its
+            own far corner seen inside `k`'s face?"""
             return (hidden[k] is not None and _covers(faced[j][0], quads[j], hidden[k])) or \
                 (seen[j] is not None and _covers(faced[k][0], quads[k], seen[j]))
 
         for _ in range(len(faced)):
             k = faced.index(best)
-            # where one card's unseen corner lies under another's face, and not the other way
-            # round, that card lies beneath (geometry, whatever their colours); else two cards of
+            # where one card's unseen corner lies under another's face, or the other's far corner
+            # shows inside it, and not the other way round, that card lies beneath (geometry,
+            # whatever their colours); else two cards of
             # one colour look alike where they overlap: their looks cannot tell which lies over
             # the other, and the surer face stays on top
-            over = [g for j, (g, q) in enumerate(zip(faced, quads)) if g is not best and not hides(k, j) and (
-                hides(j, k) or (q is not None and quads[k] is not None and g[2].color != best[2].color
+            over = [g for j, (g, q) in enumerate(zip(faced, quads)) if g is not best and not lies_over(k, j) and (
+                lies_over(j, k) or (q is not None and quads[k] is not None and g[2].color != best[2].color
                                 and _above(image, q, quads[k], skin)))]
             if not over:
                 break
