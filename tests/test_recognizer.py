@@ -592,6 +592,19 @@ def test_a_corner_far_from_a_faces_middle_does_not_vote_for_its_symbol(four_at, 
     assert f"{got.top.color} {got.top.symbol}" == want
 
 
+def test_a_face_whose_corners_all_lie_far_from_its_middle_is_voted_by_them_all():
+    # a face box round part of a card (cut by the frame, a hand over the rest) can leave even its
+    # own corners far from the box's middle: where every corner is that far, they all weigh, and
+    # the surer of the two names the face: a 3 read at 0.85, not a 7 found surer but read at 0.5
+    face = (100, 100, 300, 400)
+    parts = [("card", face, 0.7, "none", 0.0), ("index", (105, 105, 125, 125), 0.8, "7", 0.5),
+             ("index", (275, 375, 295, 395), 0.45, "3", 0.85)]
+    rec = _Scripted(parts, {tuple(b): "green" for _, b, *_ in parts})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert f"{got.top.color} {got.top.symbol}" == "green 3"
+    assert tuple(got.top.box) == face         # the face's card, not its corner read alone
+
+
 @pytest.mark.parametrize("corner_p,wild_corner,want", [
     (0.85, False, "red 9"),      # a themed card: its picture read as a wild's oval, its corners sure
     (0.6, False, "wild"),        # corners read unsurely: the oval wins

@@ -875,9 +875,9 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = 
             k = faced.index(best)
             # where one card's unseen corner lies under another's face, or the other's far corner
             # shows inside it, and not the other way round, that card lies beneath (geometry,
-            # whatever their colours); else two cards of
-            # one colour look alike where they overlap: their looks cannot tell which lies over
-            # the other, and the surer face stays on top
+            # whatever their colours); else two cards of one colour look alike where they
+            # overlap: their looks cannot tell which lies over the other, and the surer face
+            # stays on top
             over = [g for j, (g, q) in enumerate(zip(faced, quads)) if g is not best and not lies_over(k, j) and (
                 lies_over(j, k) or (q is not None and quads[k] is not None and g[2].color != best[2].color
                                 and _above(image, q, quads[k], skin)))]
@@ -1161,11 +1161,13 @@ def _patch(image: np.ndarray, box, grow: float) -> np.ndarray:
 def _face_votes(face: Part, members: list[Part]) -> dict[str, float]:
     """`_symbol_votes` of the parts inside an uncovered face, but a corner index farther from the
     face box's middle than `FAR_CORNER` of its longer side has no weight: it is no corner of that
-    card (a card beneath's, which the box of a turned card takes in)."""
+    card (a card beneath's, which the box of a turned card takes in). Where every part is that
+    far, they all weigh (a box round part of a card, cut by the frame or a hand)."""
     long = max(face.box[2] - face.box[0], face.box[3] - face.box[1], 1e-6)
+    near = [p for p in members if p.cls != "index"
+            or np.hypot(p.centre[0] - face.centre[0], p.centre[1] - face.centre[1]) <= FAR_CORNER * long]
     votes = dict.fromkeys((p.symbol for p in members), 0.0)
-    votes.update(_symbol_votes([p for p in members if p.cls != "index" or np.hypot(
-        p.centre[0] - face.centre[0], p.centre[1] - face.centre[1]) <= FAR_CORNER * long]))
+    votes.update(_symbol_votes(near or members))
     return votes
 
 
