@@ -558,8 +558,8 @@ def test_a_card_whose_far_corner_shows_inside_another_face_lies_over_it(far_corn
     green, blue = np.float32((230, 170)), np.float32((235, 250))
     g_index, _ = _card_on(img, green, 30, 120, (40, 160, 120))
     b_index, b_centre = _card_on(img, blue, -70, 120, (200, 100, 0))
-    b_far = tuple(2 * c - v for c, v in zip(np.tile(blue, 2), b_index))
-    b_far = (b_far[2], b_far[3], b_far[0], b_far[1])
+    (x1, y1, x2, y2), (cx, cy) = b_index, blue
+    b_far = (2 * cx - x2, 2 * cy - y2, 2 * cx - x1, 2 * cy - y1)     # the index turned about the card's middle
     g_face = (128, 62, 345, 262)      # too wide for the card its corner makes: its outline unknown
     b_face = tuple(int(v) for v in (*_card_corners(blue, -70, 120).min(0), *_card_corners(blue, -70, 120).max(0)))
     assert b_face[0] < b_far[0] and b_far[2] < g_face[2] and g_face[1] < b_far[1] and b_far[3] < g_face[3]

@@ -1162,7 +1162,9 @@ def _face_votes(face: Part, members: list[Part]) -> dict[str, float]:
     """`_symbol_votes` of the parts inside an uncovered face, but a corner index farther from the
     face box's middle than `FAR_CORNER` of its longer side has no weight: it is no corner of that
     card (a card beneath's, which the box of a turned card takes in). Where every part is that
-    far, they all weigh (a box round part of a card, cut by the frame or a hand)."""
+    far, they all weigh (a box round part of a card, cut by the frame or a hand). Every symbol
+    shown keeps its key, at no weight if need be: more than one symbol in a face is what asks
+    whether some of them are a card's beneath (`_beneath`)."""
     long = max(face.box[2] - face.box[0], face.box[3] - face.box[1], 1e-6)
     near = [p for p in members if p.cls != "index"
             or np.hypot(p.centre[0] - face.centre[0], p.centre[1] - face.centre[1]) <= FAR_CORNER * long]
