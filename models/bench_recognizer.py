@@ -252,14 +252,16 @@ def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEED
     return {"background_clean": round(clean / max(n, 1), 4), "n": n}
 
 
-def latency(fn, images) -> float:
+def latency(fn, images, worst: bool = False):
+    """The median time (ms) `fn` takes per image; with `worst`, (median, slowest)."""
     fn(images[0])
     times = []
     for im in images:
         t0 = time.perf_counter()
         fn(im)
         times.append((time.perf_counter() - t0) * 1000)
-    return round(statistics.median(times), 2)
+    median = round(statistics.median(times), 2)
+    return (median, round(max(times), 2)) if worst else median
 
 
 def stock_yolo_latency(images, imgsz=640) -> float:
@@ -288,6 +290,8 @@ def main(argv=None) -> int:
     ap.add_argument("--piles", type=int, default=500)
     ap.add_argument("--negatives", type=int, default=300)
     ap.add_argument("--latency", type=int, default=100)
+    ap.add_argument("--photo-latency", type=int, default=0, metavar="N",
+                    help="also the latency of reading N phone photos of one card at 4032x3024 (`companion recognize`)")
     ap.add_argument("--small", type=int, default=0,
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
     ap.add_argument("--tilted", type=int, default=0,
@@ -415,6 +419,13 @@ def main(argv=None) -> int:
                                     "small_cards_1600x1200_full_pipeline": latency(rec.recognize, small)}
         if a.stock:
             res["latency_ms_median"]["stock_yolo11n_640"] = stock_yolo_latency(imgs)
+    if a.photo_latency:
+        # a phone's 12-megapixel photo, read as `companion recognize` reads one (every proportion)
+        photos = [make_scene(SEEDS["bench"] + 930_000 + i, size=(4032, 3024), kind="single").image
+                  for i in range(a.photo_latency)]
+        median, slowest = latency(rec.read_photo, photos, worst=True)
+        res.setdefault("latency_ms_median", {})["photo_4032x3024_read_photo"] = median
+        res["latency_ms_median"]["photo_4032x3024_read_photo_slowest"] = slowest
     if misses is not None:
         res["misses"] = misses
     print(json.dumps(res, indent=1))

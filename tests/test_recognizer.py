@@ -35,6 +35,9 @@ SEINFELD = ("blue", "green", "orange", "purple")
     # a Seinfeld purple printed bluer (hue 127, as on the game bench's pile 9,000,332) is purple,
     # a blue at hue 116 still blue
     ((180, 50, 80), SEINFELD, "purple"), ((200, 60, 40), SEINFELD, "blue"),
+    # ... and under a lamp down to hue 124 (fresh pile 9,300,039, a purple reverse read blue); the
+    # bluest blue on a real photo (hue 119) stays blue
+    ((200, 50, 70), SEINFELD, "purple"), ((200, 50, 44), SEINFELD, "blue"),
 ])
 def test_read_colour_picks_the_nearest_colour_of_the_deck(bgr, palette, want):
     patch = np.zeros((30, 30, 3), np.uint8)
@@ -786,6 +789,46 @@ def test_a_shadow_across_a_card_darkens_its_white_too(ink, want):
     patch[:, 12:] = (patch[:, 12:] * np.float32(0.55)).astype(np.uint8)
     assert read_colour(patch, CLASSIC)[0] == want
     assert read_colour(patch[:, 12:], CLASSIC)[0] == want
+
+
+@pytest.mark.parametrize("ink,want", [((20, 230, 235), "yellow"), ((40, 150, 135), "green")])
+def test_a_patch_of_a_twelve_megapixel_photo_reads_as_the_same_patch_small(ink, want):
+    # a card filling a phone's 12-megapixel photo gives patches a thousand pixels a side: the
+    # white near each pixel is then found on blocks of pixels (a disc 600 pixels wide took
+    # seconds per patch, 44 s a photo), and reads as the patch at its usual size
+    patch = np.zeros((40, 40, 3), np.uint8)
+    patch[:] = ink
+    patch[0:4] = patch[14:18] = patch[28:32] = 240
+    patch[:, 12:] = (patch[:, 12:] * np.float32(0.55)).astype(np.uint8)
+    big = cv2.resize(patch, None, fx=25, fy=25, interpolation=cv2.INTER_NEAREST)
+    assert read_colour(big, CLASSIC)[0] == read_colour(patch, CLASSIC)[0] == want
+    assert read_colour(big[:, 300:], CLASSIC)[0] == want
+
+
+def test_the_colour_modules_examples_run():
+    import doctest
+
+    import companion.vision.colour
+    result = doctest.testmod(companion.vision.colour)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_white_near_a_pixel_is_found_in_a_disc_whatever_its_width():
+    from companion.vision.colour import MAX_DISC, _disc_max
+    a = np.zeros((500, 700), np.float32)
+    a[100, 150] = 1.0
+    a[400, 500] = 2.0
+    for r in (MAX_DISC // 2, MAX_DISC, 3 * MAX_DISC):
+        full = cv2.dilate(a, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        near = _disc_max(a, r)
+        assert near.shape == a.shape
+        if r <= MAX_DISC:
+            assert np.array_equal(near, full)
+        else:   # on blocks: the same values, in discs of about the same size and place
+            assert set(np.unique(near)) == {0.0, 1.0, 2.0}
+            for v in (1.0, 2.0):
+                assert abs(int((near == v).sum()) / int((full == v).sum()) - 1) < 0.15
+                assert near[full == v].mean() > 0.9 * v
 
 
 def test_olive_patch_without_white_is_not_called_yellow_by_its_brightness():

@@ -20,10 +20,13 @@ import numpy as np
 # a pure green: every index seen at hue 29-34 there is an olive green card), blue 108-119; the
 # recent decks print a teal green (#00A651 is hue 75) and a blue near hue 102. So green is wide:
 # yellow|green falls at 28.1, green|blue at 85, red|orange at 6, orange|yellow at 17, blue|purple
-# at 125.5 (midway: a Seinfeld purple is printed at hue 141, bluer prints of it reach 126, and no
-# blue seen on a real photo passes 119), purple|red at 167, red|yellow at 13.2.
+# at 122.5, purple|red at 165.5, red|yellow at 13.2. Blue|purple lies midway between the bluest
+# blue seen (no real photo's passes 119; rendered blues' parts at most 112) and the bluest purple
+# print (126): a Seinfeld purple is printed at hue 141, but its bluer prints under a lamp read
+# 124-125 (so purple's "centre" here is 135, which places that boundary; its purples reach 157,
+# well short of red).
 HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22), "blue": (110, 18),
-        "purple": (141, 18)}
+        "purple": (135, 18)}
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
 YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellows (0.86-1.0)
@@ -36,6 +39,9 @@ YELLOW_RAMP = (0.65, 29)
 # brightest: a shadow across a card darkens its ink and its white alike (a yellow 8 under a hand's
 # shadow, pile 9,300,495, was read green). The Roboflow photos' yellows and olives read the same
 LOCAL_WHITE, WHITE_LEAST = 0.2, 0.35
+# ... a disc of at most this radius (pixels) is taken at full resolution (`_disc_max`): a patch up
+# to 200 pixels a side, larger than any at 1600x1200
+MAX_DISC = 40
 # ... but an overexposed photo clips the white and brightens an olive to it: there a yellow's red
 # and green clip together (hue 30) while an olive's green stays ahead (hue 30-36, median 35 on the
 # Roboflow photos exposed 1.6x). A bright pixel is yellow only up to this hue (yellows as taken:
@@ -189,8 +195,24 @@ def white_near(v: np.ndarray, s: np.ndarray, white: float) -> np.ndarray:
     den = cv2.GaussianBlur(m, (3, 3), 0)
     mean = np.where(den > 0.3, num / np.maximum(den, 1e-6), 0).astype(np.float32)
     r = max(1, int(round(LOCAL_WHITE * max(v.shape))))
-    near = cv2.dilate(mean, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    near = _disc_max(mean, r)
     return np.where(near > 0, np.minimum(near, white), white)
+
+
+def _disc_max(a: np.ndarray, r: int) -> np.ndarray:
+    """Each pixel's largest value of `a` within a disc of radius `r`. A disc wider than
+    `MAX_DISC` (a patch of a 12-megapixel photo: a disc 600 pixels wide took seconds) is taken on
+    `a` first reduced to its blocks' maxima, `r / MAX_DISC` pixels a side, then spread back: the
+    disc grows by at most a block's diagonal, a few hundredths of the patch's side."""
+    if r <= MAX_DISC:
+        return cv2.dilate(a, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    k = int(np.ceil(r / MAX_DISC))
+    h, w = a.shape
+    ph, pw = -h % k, -w % k
+    blocks = np.pad(a, ((0, ph), (0, pw)), mode="edge").reshape((h + ph) // k, k, (w + pw) // k, k).max((1, 3))
+    rs = max(1, int(round(r / k)))
+    small = cv2.dilate(blocks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rs + 1, 2 * rs + 1)))
+    return np.repeat(np.repeat(small, k, 0), k, 1)[:h, :w]
 
 
 def _distances(h: np.ndarray, colours) -> np.ndarray:
@@ -230,7 +252,7 @@ def palette_misfit(h: np.ndarray | None, palettes) -> np.ndarray | None:
         >>> patch = np.zeros((10, 10, 3), np.uint8); patch[:] = (150, 50, 120)    # BGR purple
         >>> h = saturated_hues(patch)
         >>> [round(float(v), 1) for v in palette_misfit(h, [("red", "blue"), ("blue", "purple")])]
-        [1.7, 0.0]
+        [1.7, 0.3]
     """
     if h is None:
         return None

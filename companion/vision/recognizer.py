@@ -310,9 +310,8 @@ class Recognizer:
             # a strongly coloured lamp (a warm bulb): the detector learnt under whiter light, so
             # the frame is looked at again as under grey light, and close up only so
             image = balance(image, gains)
-            first = None
-        if first is None:
-            first = self.detect(image)
+            before, first = first, self.detect(image)
+            _add_unseen(first, before)
         dark = None
         if _clipped_share(image) >= BRIGHT_SHARE:
             # an overexposed frame: a pale card's white index on its washed-out ink shows too little
