@@ -246,38 +246,6 @@ def test_a_close_up_keeps_what_the_first_look_found_and_it_lost(close_up, kept):
         assert [p.score for p in parts if p.cls == close_up] == [{"index": 0.6, "card": 0.7, "centre": 0.6}[close_up]]
 
 
-def test_under_a_warm_lamp_what_only_the_first_look_found_stays():
-    # a warm lamp (gains 1.2 and 1.95): the frame is looked at again balanced, which found the
-    # reverse's index again but lost the face round it (tuning pile 9,200,857: the index alone,
-    # outside any face, lost to a sure draw two beneath); the first look's face stays, but not a
-    # symbol only it found (a playing card's 6 read under the cast, look-alike table 9,570,513)
-    class Warm(Recognizer):
-        def __init__(self):
-            self.looks, self.read = [], []
-
-        def detect(self, image, fill=1.0):
-            self.looks.append(float(image.mean()))
-            index = Part("index", (218, 209, 247, 238), 0.45)
-            if len(self.looks) > 1:
-                return [index]
-            return [index, Part("card", (89, 184, 260, 332), 0.57), Part("index", (582, 417, 629, 466), 0.41)]
-
-        def light_gains(self, image, parts):
-            return np.float32([1.23, 1.0, 1.95])
-
-        def detect_zoomed(self, image, first=None):
-            return first
-
-        def _read(self, image, parts, ox, oy, dark=None):
-            self.read.append(sorted(p.cls for p in parts))
-            return Recognition()
-    rec = Warm()
-    frame = np.random.default_rng(0).integers(40, 200, (480, 640, 3)).astype(np.uint8)
-    rec.recognize(frame)
-    assert rec.looks[1] > rec.looks[0]             # the second look was at the balanced frame
-    assert rec.read[0] == ["card", "index"]        # the index once, the first look's face kept, not its 6
-
-
 def test_a_frame_showing_nothing_is_looked_at_by_quarters():
     class Blind(Recognizer):
         def __init__(self):

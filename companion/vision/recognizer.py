@@ -308,13 +308,11 @@ class Recognizer:
         gains = self.light_gains(image, first)
         if gains.max() >= RELOOK_GAIN:
             # a strongly coloured lamp (a warm bulb): the detector learnt under whiter light, so
-            # the frame is looked at again as under grey light, and close up only so. A face the
-            # first look found stays (a card's outline shows in any light; tuning pile 9,200,857:
-            # the balanced look lost the face round a reverse's corner); its symbols do not (a
-            # playing card's 6 found only under the cast, look-alike table 9,570,513)
+            # the frame is looked at again as under grey light, and close up only so
             image = balance(image, gains)
-            before, first = first, self.detect(image)
-            _add_unseen(first, [p for p in before if p.cls == "card"])
+            first = None
+        if first is None:
+            first = self.detect(image)
         dark = None
         if _clipped_share(image) >= BRIGHT_SHARE:
             # an overexposed frame: a pale card's white index on its washed-out ink shows too little
