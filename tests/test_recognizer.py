@@ -795,7 +795,7 @@ def test_a_shadow_across_a_card_darkens_its_white_too(ink, want):
 def test_a_patch_of_a_twelve_megapixel_photo_reads_as_the_same_patch_small(ink, want):
     # a card filling a phone's 12-megapixel photo gives patches a thousand pixels a side: the
     # white near each pixel is then found on blocks of pixels (a disc 600 pixels wide took
-    # seconds per patch, 44 s a photo), and reads as the patch at its usual size
+    # seconds per patch, up to 52 s a photo), and reads as the patch at its usual size
     patch = np.zeros((40, 40, 3), np.uint8)
     patch[:] = ink
     patch[0:4] = patch[14:18] = patch[28:32] = 240
