@@ -859,6 +859,25 @@ def test_a_faces_middle_decides_between_its_corners_and_those_beneath(middle, wa
     assert str(got.top.card) == want
 
 
+@pytest.mark.parametrize("share,centre,want", [
+    (0.65, "1", "green 1"),     # a mixed middle: the faint centre's 1 and the sure green 1 name the face
+    (0.9, "1", "yellow 9"),     # a middle surely yellow stays so
+    (0.65, None, "yellow 9"),   # no centre to agree with the green corner
+    (0.65, "9", "yellow 9"),    # the centre shows the yellow corner's symbol
+])
+def test_a_faint_centre_and_a_sure_corner_name_a_mixed_middles_colour(share, centre, want):
+    # fresh pile 9,300,916: a green 1 under a hand, the yellow 9 beside it inside the face's box;
+    # the face's middle (hand, white oval, the 9's yellow) read yellow at 0.65, so only the yellow
+    # 9's corner voted. Its centre symbol under the hand is read faintly as a 1 (0.26)
+    face = (74, 89, 412, 455)
+    parts = [("card", face, 0.7, "none", 0.0), ("index", (113, 323, 172, 377), 0.56, "9", 0.97),
+             ("index", (336, 348, 389, 413), 0.56, "1", 0.98)]
+    if centre:
+        parts.append(("centre", (159, 188, 327, 356), 0.7, centre, 0.26))
+    rec = _Scripted(parts, {face: ("yellow", share), (113, 323, 172, 377): "yellow", (336, 348, 389, 413): "green"})
+    assert str(rec.recognize(np.zeros((480, 640, 3), np.uint8)).top.card) == want
+
+
 @pytest.mark.parametrize("box,p,cards", [
     ((300, 200, 326, 226), 0.8, 1),     # an index alone in the middle of the frame: a card
     ((300, 454, 326, 480), 0.8, 0),     # the same at the frame's bottom edge: its crop runs off

@@ -479,6 +479,18 @@ class Recognizer:
                 f.color = WILD_FACE     # a wild's four-colour oval, not a face of one colour
             elif f.share < MIDDLE_SHARE:
                 f.color = None          # a themed deck's picture: the face's middle tells no colour
+            if f.color not in (None, WILD_FACE) and f.share < WEAK_MIDDLE:
+                # a middle of mixed colours (a hand over it, the card beside it in the box): a sure
+                # corner of another colour whose symbol a faint centre in the face's middle shows,
+                # and no part of the middle's colour, names the face's colour (fresh pile 9,300,916)
+                (mx, my), side = f.centre, f.size
+                named = [syms[i] for i in inside if syms[i].cls == "index" and syms[i].p >= self.sym_conf
+                         and syms[i].color not in (None, f.color)
+                         and any(c.symbol == syms[i].symbol and abs(c.centre[0] - mx) < CENTRE_NEAR * side
+                                 and abs(c.centre[1] - my) < CENTRE_NEAR * side for c in faint)
+                         and not any(syms[j].symbol == syms[i].symbol and syms[j].color == f.color for j in inside)]
+                if named:
+                    f.color = named[0].color
             colour = f.color
 
             def fits(i):
@@ -990,6 +1002,11 @@ MIDDLE_REACH = 0.45
 # when a corner index inside the face shows its symbol surely (a green 0 over a green 7, pile
 # 9,301,105: the 0's centre read at 0.3)
 FAINT_CENTRE = 0.2
+# a face's middle whose colour has under this share of its coloured pixels is mixed: a sure corner
+# of another colour inside the face names its colour, where a faint centre within CENTRE_NEAR of
+# the face's longer side of its middle shows the corner's symbol and no part of the middle's
+# colour does (a green 1 under a hand, its middle read yellow from the yellow 9 beside it: 0.65)
+WEAK_MIDDLE, CENTRE_NEAR = 0.7, 0.15
 
 
 def _in_a_face(members: list[Part], faces: list[Part], shape: tuple) -> bool:
