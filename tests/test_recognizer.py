@@ -805,14 +805,6 @@ def test_a_patch_of_a_twelve_megapixel_photo_reads_as_the_same_patch_small(ink, 
     assert read_colour(big[:, 300:], CLASSIC)[0] == want
 
 
-def test_the_colour_modules_examples_run():
-    import doctest
-
-    import companion.vision.colour
-    result = doctest.testmod(companion.vision.colour)
-    assert result.failed == 0 and result.attempted > 0
-
-
 def test_the_white_near_a_pixel_is_found_in_a_disc_whatever_its_width():
     from companion.vision.colour import MAX_DISC, _disc_max
     a = np.zeros((500, 700), np.float32)

@@ -480,17 +480,7 @@ class Recognizer:
             elif f.share < MIDDLE_SHARE:
                 f.color = None          # a themed deck's picture: the face's middle tells no colour
             if f.color not in (None, WILD_FACE) and f.share < WEAK_MIDDLE:
-                # a middle of mixed colours (a hand over it, the card beside it in the box): a sure
-                # corner of another colour whose symbol a faint centre in the face's middle shows,
-                # and no part of the middle's colour, names the face's colour (fresh pile 9,300,916)
-                (mx, my), side = f.centre, f.size
-                named = [syms[i] for i in inside if syms[i].cls == "index" and syms[i].p >= self.sym_conf
-                         and syms[i].color not in (None, f.color)
-                         and any(c.symbol == syms[i].symbol and abs(c.centre[0] - mx) < CENTRE_NEAR * side
-                                 and abs(c.centre[1] - my) < CENTRE_NEAR * side for c in faint)
-                         and not any(syms[j].symbol == syms[i].symbol and syms[j].color == f.color for j in inside)]
-                if named:
-                    f.color = named[0].color
+                f.color = _colour_named(f, [syms[i] for i in inside], faint, self.sym_conf) or f.color
             colour = f.color
 
             def fits(i):
@@ -1007,6 +997,21 @@ FAINT_CENTRE = 0.2
 # the face's longer side of its middle shows the corner's symbol and no part of the middle's
 # colour does (a green 1 under a hand, its middle read yellow from the yellow 9 beside it: 0.65)
 WEAK_MIDDLE, CENTRE_NEAR = 0.7, 0.15
+
+
+def _colour_named(face: Part, parts: list[Part], faint: list[Part], sure: float) -> str | None:
+    """The colour that a face's mixed middle (a hand over it, the card beside it in its box) is
+    named by: that of a corner index among `parts` read at least `sure`, of another colour than the
+    middle's, whose symbol a faint centre in the face's middle (within `CENTRE_NEAR` of its longer
+    side) shows and no part of the middle's colour shows (fresh pile 9,300,916); None if none."""
+    (mx, my), reach = face.centre, CENTRE_NEAR * face.size
+    middle = {c.symbol for c in faint if abs(c.centre[0] - mx) < reach and abs(c.centre[1] - my) < reach}
+    own = {p.symbol for p in parts if p.color == face.color}
+    for p in parts:
+        if p.cls == "index" and p.p >= sure and p.color not in (None, face.color) \
+                and p.symbol in middle and p.symbol not in own:
+            return p.color
+    return None
 
 
 def _in_a_face(members: list[Part], faces: list[Part], shape: tuple) -> bool:
