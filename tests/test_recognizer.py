@@ -1195,6 +1195,27 @@ def test_a_faint_index_beside_a_fans_sure_corner_is_a_card(anchor, p, cards):
     assert len(rec.recognize(img).cards) == int(anchor)
 
 
+@pytest.mark.parametrize("symbol,score,cards", [
+    ("0", 0.27, 2),                     # a fan's next corner found as faintly as the detector reports
+    ("wild_customizable", 0.5, 2),      # a special wild's corner in a fan, under the lone 0.55
+    ("wild_customizable", 0.4, 1),      # ... found as faintly as a playing card's black rank
+])
+def test_a_fans_next_corner_counts_down_to_the_detectors_floor(symbol, score, cards):
+    # benchmark fans and piles 9,920,145 (a wild draw four's "+4" at 0.28 between a yellow 1 and a
+    # green 8), 9,925,140 and 9,945,019 (customizable wilds at 0.50 and 0.51): read surely beside a
+    # sure corner, each is the fan's next card; alone (no sure corner beside it) none is
+    img = np.full((480, 640, 3), (60, 90, 60), np.uint8)
+    img[420:470, 300:345] = (40, 30, 210)
+    cv2.putText(img, "4", (312, 455), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (235, 235, 235), 2)
+    img[395:428, 295:330] = (20, 20, 20)
+    four, faint = (310, 435, 332, 457), (300, 400, 322, 422)
+    colours = {four: "red", faint: None if symbol.startswith("wild") else "blue"}
+    rec = _Scripted([("index", faint, score, symbol, 0.98), ("index", four, 0.7, "4", 0.98)], colours)
+    assert len(rec.recognize(img).cards) == cards
+    rec = _Scripted([("index", faint, score, symbol, 0.98)], colours)
+    assert rec.recognize(img).cards == []
+
+
 def test_a_corner_inside_two_faces_boxes_is_the_one_it_lies_deeper_inside():
     # two tilted wilds side by side: the left one's lower corner lies inside the right one's
     # upright box too, near its edge. The right face (found more surely) must not take it, or

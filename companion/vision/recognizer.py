@@ -537,7 +537,8 @@ class Recognizer:
         when it is printed on ink (`_uno_print`: a playing card's red rank is printed on white
         paper). A special wild's index alone
         needs `SPECIAL_LONE_SCORE`. An index read surely beside a sure index of a card already
-        made (a fan's next corner) needs only `FAN_SCORE`, and not the ink test: a fanned
+        made (a fan's next corner) needs only `FAN_SCORE` (a special wild's
+        `SPECIAL_FAN_SCORE`), and not the ink test: a fanned
         card's index lies on a thin strip between white borders, whose ring is mostly white. It
         must not lie over another index (`FAN_OVERLAP`): a faint box across two corners is none."""
         used = {id(p) for _, members in groups for p in members}
@@ -567,7 +568,7 @@ class Recognizer:
             else:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
                 alone = p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p, colors)
-                fanned = (not special and p.p >= self.sym_conf and p.score >= FAN_SCORE
+                fanned = (p.p >= self.sym_conf and p.score >= (SPECIAL_FAN_SCORE if special else FAN_SCORE)
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
                 if alone or fanned:
@@ -638,8 +639,9 @@ EDGE_CONF = 0.85
 # playing card's rank scores 0.26-0.45, a real UNO index in a fan 0.6-0.8)
 LONE_SCORE = 0.4
 # ... or this sure when read surely beside a sure index of a card already made (a fan's next corner:
-# fanned cards' indices score 0.32-0.4 where the next card covers part of them)
-FAN_SCORE = 0.3
+# fanned cards' indices score 0.32-0.4 where the next card covers part of them, a wild draw four's
+# "+4" between two cards 0.28 (benchmark fan 9,920,145): down to the detector's own floor, `conf`)
+FAN_SCORE = 0.25
 # ... and not over another index (this share of the smaller box): a fan's corners lie side by side
 FAN_OVERLAP = 0.3
 # ... and a special wild's (customizable, Seinfeld, swap or shuffle hands) only when this sure: its
@@ -647,6 +649,10 @@ FAN_OVERLAP = 0.3
 # "5") is read as one, scoring 0.43-0.51 (look-alike tables); real ones alone in piles: 14 of the tuning
 # set's 15 score 0.58-0.75
 SPECIAL_LONE_SCORE = 0.55
+# ... but beside a fan's sure corner (the fanned rule above), from this score: fanned special wilds
+# score 0.50-0.51 (benchmark fan 9,925,140, pile 9,945,019); the look-alike tables' black ranks
+# have no sure UNO corner beside them
+SPECIAL_FAN_SCORE = 0.45
 # a UNO corner index is a white symbol on the card's ink, a playing card's rank an ink symbol on
 # white paper: round an index's box (a ring out to RING_GROW times it) a UNO card is more saturated
 # than inside it. The ring's mean saturation over the box's: real UNO indices 0.38-1.9 (Roboflow
