@@ -1216,6 +1216,22 @@ def test_a_fans_next_corner_counts_down_to_the_detectors_floor(symbol, score, ca
     assert rec.recognize(img).cards == []
 
 
+@pytest.mark.parametrize("p,second,cards", [(0.99, True, 1), (0.8, True, 0), (0.99, False, 0)])
+def test_two_faint_corners_of_one_card_read_very_surely_vouch_for_each_other(p, second, cards):
+    # spread hand 9,935,077: a yellow 1's two corners found at 0.39 and 0.33 (under LONE_SCORE),
+    # read at 0.99, no sure corner beside them. Together they are a card; read at 0.8 (a playing
+    # card's two ranks were read at 0.74 and 0.86) or alone, they are none
+    img = np.full((480, 640, 3), (60, 90, 60), np.uint8)
+    corners = [(200, 100, 225, 125), (300, 240, 325, 265)]        # 7 sizes apart: a card's diagonal
+    for x1, y1, x2, y2 in corners:
+        img[y1 - 10:y2 + 10, x1 - 10:x2 + 10] = (20, 200, 230)      # yellow ink round a white 1
+        cv2.line(img, ((x1 + x2) // 2, y1 + 3), ((x1 + x2) // 2, y2 - 3), (240, 240, 240), 4)
+    parts = [("index", corners[0], 0.39, "1", p), ("index", corners[1], 0.33, "1", p)][: 1 + second]
+    rec = _Scripted(parts, {b: "yellow" for b in corners})
+    got = rec.recognize(img).cards
+    assert [str(d.card) for d in got] == ["yellow 1"] * cards
+
+
 def test_a_corner_inside_two_faces_boxes_is_the_one_it_lies_deeper_inside():
     # two tilted wilds side by side: the left one's lower corner lies inside the right one's
     # upright box too, near its edge. The right face (found more surely) must not take it, or

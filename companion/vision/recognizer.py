@@ -540,7 +540,9 @@ class Recognizer:
         made (a fan's next corner) needs only `FAN_SCORE` (a special wild's
         `SPECIAL_FAN_SCORE`), and not the ink test: a fanned
         card's index lies on a thin strip between white borders, whose ring is mostly white. It
-        must not lie over another index (`FAN_OVERLAP`): a faint box across two corners is none."""
+        must not lie over another index (`FAN_OVERLAP`): a faint box across two corners is none.
+        Two faint corners of one card (from `FAN_SCORE`), both read at `PAIRED_CONF` and printed
+        on ink, vouch for each other."""
         used = {id(p) for _, members in groups for p in members}
         anchors = [p for _, members in groups for p in members if p.cls == "index" and p.p >= self.sym_conf]
         h, w = image.shape[:2]
@@ -571,7 +573,14 @@ class Recognizer:
                 fanned = (p.p >= self.sym_conf and p.score >= (SPECIAL_FAN_SCORE if special else FAN_SCORE)
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
-                if alone or fanned:
+                # two faint corners of one card, both read very surely and printed on ink, a card's
+                # diagonal apart (`_same_card`): each vouches for the other
+                paired = (not special and p.p >= PAIRED_CONF and p.score >= FAN_SCORE
+                          and _uno_print(image, p, colors)
+                          and any(q is not p and q.p >= PAIRED_CONF and q.score >= FAN_SCORE
+                                  and _same_card(q, [p], untaken) and _uno_print(image, q, colors)
+                                  for q in rest))
+                if alone or fanned or paired:
                     groups.append((None, [p]))
                     if alone and p.p >= self.sym_conf:
                         anchors.append(p)
@@ -653,6 +662,12 @@ SPECIAL_LONE_SCORE = 0.55
 # score 0.50-0.51 (benchmark fan 9,925,140, pile 9,945,019); the look-alike tables' black ranks
 # have no sure UNO corner beside them
 SPECIAL_FAN_SCORE = 0.45
+# ... or, with no sure corner beside it, when another corner of the same card (same symbol and
+# colour, a card's diagonal apart) is found from FAN_SCORE too, and both are read this surely
+# (spread hand 9,935,077: a yellow 1's corners at 0.33 and 0.39, read at 0.99). Read at 0.7, a
+# playing card's two ranks made a card (look-alike table 9,570,142: 0.74 and 0.86); at 0.9 none
+# of 1,800 look-alike tables does
+PAIRED_CONF = 0.9
 # a UNO corner index is a white symbol on the card's ink, a playing card's rank an ink symbol on
 # white paper: round an index's box (a ring out to RING_GROW times it) a UNO card is more saturated
 # than inside it. The ring's mean saturation over the box's: real UNO indices 0.38-1.9 (Roboflow
