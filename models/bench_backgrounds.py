@@ -31,19 +31,14 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 import bench_conditions  # noqa: E402
+from companion.vision.dataset import read_labels  # noqa: E402
 
 CLEAR, MIN_AREA, MIN_SIDE = 6.0, 0.1, 0.2
 
 
 def label_boxes(path: Path, w: int, h: int) -> np.ndarray:
     """A YOLO label file's boxes in pixels (x1, y1, x2, y2), one row each."""
-    rows = []
-    for line in path.read_text().split("\n"):
-        parts = line.split()
-        if len(parts) >= 5:
-            x, y, bw, bh = (float(v) for v in parts[1:5])
-            rows.append(((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h))
-    return np.float32(rows).reshape(-1, 4)
+    return np.float32([box for _, box in read_labels(path, w, h)]).reshape(-1, 4)
 
 
 def clear_strip(shape: tuple, boxes: np.ndarray) -> tuple | None:

@@ -21,20 +21,10 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.vision.classes import DETECTOR_CLASSES  # noqa: E402
+from companion.vision.dataset import read_labels  # noqa: E402
 from companion.vision.recognizer import Recognizer, _iou  # noqa: E402
 
 COUNTED = ("index", "card")
-
-
-def yolo_boxes(label: Path, w: int, h: int) -> list[tuple[str, tuple]]:
-    """A YOLO label file's (class name, pixel box) rows."""
-    rows = []
-    for line in label.read_text().splitlines():
-        if line.strip():
-            c, x, y, bw, bh = (float(v) for v in line.split())
-            rows.append((DETECTOR_CLASSES[int(c)],
-                         ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)))
-    return rows
 
 
 def missed(parts, rows, iou: float) -> int:
@@ -59,7 +49,8 @@ def main(argv=None) -> int:
     for k, path in enumerate(images):
         img = cv2.imread(str(path))
         label = path.parent.parent.parent / "labels" / "train" / (path.stem + ".txt")
-        rows = yolo_boxes(label, img.shape[1], img.shape[0]) if label.is_file() else []
+        rows = [(DETECTOR_CLASSES[c], box) for c, box in read_labels(label, img.shape[1], img.shape[0])] \
+            if label.is_file() else []
         (hard if missed(rec.detect(img), rows, a.iou) else easy).append(str(path))
         if k % 1000 == 999:
             print(f"  {k + 1}/{len(images)} images, {len(hard)} hard", flush=True)

@@ -20,6 +20,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.vision.classes import DETECTOR_CLASSES  # noqa: E402
+from companion.vision.dataset import read_labels  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 
 # the Roboflow class ids (see the dataset's data.yaml) as this project's symbols
@@ -60,11 +61,7 @@ def main(argv=None) -> int:
         if img is None:
             continue
         h, w = img.shape[:2]
-        gt = []
-        for line in lab.read_text().split("\n"):
-            if line.strip():
-                c, cx, cy, bw, bh = (float(v) for v in line.split())
-                gt.append((ROBOFLOW_SYMBOLS[int(c)], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
+        gt = [(ROBOFLOW_SYMBOLS[c], box) for c, box in read_labels(lab, w, h)]
         rows = [(0, b) for _, b in gt]
         parts = [p for p in rec.detect(img) if p.score >= a.conf]
         rec.classify(img, parts)

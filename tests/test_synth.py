@@ -442,3 +442,15 @@ def test_detector_dataset_command_checks_the_share_of_soft_scenes(tmp_path, caps
         main(["detector", str(tmp_path / "d"), "--count", "1", "--soft", "2"])
     assert "--soft is a share of the scenes" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+def test_the_label_reader_gives_back_the_boxes_the_dataset_wrote(tmp_path):
+    from companion.vision.dataset import read_labels, write_detector_dataset
+    write_detector_dataset(tmp_path / "det", count=2, val=0, procs=1, kinds=("pile",))
+    files = sorted((tmp_path / "det" / "labels" / "train").glob("*.txt"))
+    assert files and any(f.read_text().strip() for f in files)
+    for f in files:
+        h, w = cv2.imread(str(tmp_path / "det" / "images" / "train" / (f.stem + ".jpg"))).shape[:2]
+        lines = [f"{c} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+                 for c, (x1, y1, x2, y2) in read_labels(f, w, h)]
+        assert "".join(line + "\n" for line in lines) == f.read_text()

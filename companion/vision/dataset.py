@@ -57,6 +57,18 @@ def soft_scene(seed: int, size, share: float, **kw):
     return image, [(lab, (lab.box[0] * sx, lab.box[1] * sy, lab.box[2] * sx, lab.box[3] * sy)) for lab in sc.labels]
 
 
+def read_labels(path: Path, w: int, h: int) -> list[tuple[int, tuple]]:
+    """A YOLO label file's rows as (class id, (x1, y1, x2, y2) in pixels of a `w` x `h` image):
+    the inverse of the lines `_write_detector` writes (and of the Roboflow photos' labels)."""
+    rows = []
+    for line in Path(path).read_text().splitlines():
+        v = line.split()
+        if len(v) >= 5:
+            x, y, bw, bh = (float(t) for t in v[1:5])
+            rows.append((int(float(v[0])), ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)))
+    return rows
+
+
 def _write_detector(args):
     seed, out, split, heights, tilt, kinds, hands, cut_labels, soft = args
     kind = kinds[seed % len(kinds)] if kinds else None

@@ -573,14 +573,7 @@ class Recognizer:
                 fanned = (p.p >= self.sym_conf and p.score >= (SPECIAL_FAN_SCORE if special else FAN_SCORE)
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
-                # two faint corners of one card, both read very surely and printed on ink, a card's
-                # diagonal apart (`_same_card`): each vouches for the other
-                paired = (not special and p.p >= PAIRED_CONF and p.score >= FAN_SCORE
-                          and _uno_print(image, p, colors)
-                          and any(q is not p and q.p >= PAIRED_CONF and q.score >= FAN_SCORE
-                                  and _same_card(q, [p], untaken) and _uno_print(image, q, colors)
-                                  for q in rest))
-                if alone or fanned or paired:
+                if alone or fanned or (not special and _paired(image, p, rest, untaken, colors)):
                     groups.append((None, [p]))
                     if alone and p.p >= self.sym_conf:
                         anchors.append(p)
@@ -1033,6 +1026,17 @@ def _colour_named(face: Part, parts: list[Part], faint: list[Part], sure: float)
                 and p.symbol in middle and p.symbol not in own:
             return p.color
     return None
+
+
+def _paired(image: np.ndarray, p: Part, rest: list[Part], untaken: list[Part], colors) -> bool:
+    """Whether index `p` and another of `rest` are two faint corners of one card (`_same_card`),
+    each found from `FAN_SCORE`, read at `PAIRED_CONF` and printed on ink: each vouches for the other."""
+    def faint_corner(q: Part) -> bool:
+        return q.p >= PAIRED_CONF and q.score >= FAN_SCORE
+
+    return faint_corner(p) and any(q is not p and faint_corner(q) and _same_card(q, [p], untaken)
+                                   and _uno_print(image, q, colors) for q in rest) \
+        and _uno_print(image, p, colors)
 
 
 def _in_a_face(members: list[Part], faces: list[Part], shape: tuple) -> bool:
