@@ -131,7 +131,7 @@ def balance(image: np.ndarray, gains: np.ndarray, *, least: float = 0.03) -> np.
 
 
 def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True,
-                   skin_sat: int = SKIN_MAX_SAT) -> np.ndarray | None:
+                   skin_sat: int = SKIN_MAX_SAT, mask: np.ndarray | None = None) -> np.ndarray | None:
     """OpenCV hues of the patch's saturated pixels after white balance (None if too few).
 
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
@@ -139,7 +139,8 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     as bright as the patch's white (less at the band's yellow end: `YELLOW_RAMP`) is given yellow's
     hue, a darker one green's lower edge.
     ``skin=False`` leaves out skin-like pixels (a hand over a card's middle), those under
-    saturation ``skin_sat`` (`skin_most`)."""
+    saturation ``skin_sat`` (`skin_most`). ``mask`` (the patch's shape, boolean): only its pixels
+    are read (the whole patch still sets the white balance and the white)."""
     if patch is None or patch.size == 0:
         return None
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
@@ -150,6 +151,8 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     lit = v > MIN_INK_V
     dim = (v > DIM_INK * float(np.percentile(v, 95))) & (s.astype(np.float32) * v >= MIN_CHROMA * 255)
     inked = lit | dim
+    if mask is not None:
+        inked &= mask.ravel()
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
         inked &= ~skin_like(h, s, most=skin_sat)
     keep = (s > INK_SAT) & inked

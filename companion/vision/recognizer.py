@@ -533,7 +533,8 @@ class Recognizer:
         (of `image`), where its crop runs off the picture, an index alone must be
         surer still (`EDGE_CONF`: a row of a patterned table's dots there is read as 6s and 8s).
         An index no face took starts a card of its own only with a detector score of `LONE_SCORE`
-        (an ordinary playing card's rank is found, faintly, as an index), and a coloured one only
+        (an ordinary playing card's rank is found, faintly, as an index; in the colour a red rank
+        is read as, `RED_LONE_SCORE` unless its card's colour rings it), and a coloured one only
         when it is printed on ink (`_uno_print`: a playing card's red rank is printed on white
         paper). A special wild's index alone
         needs `SPECIAL_LONE_SCORE`. An index read surely beside a sure index of a card already
@@ -556,6 +557,7 @@ class Recognizer:
         # a card lying over the middle of a card beneath, in a pile) or another colour
         untaken = [p for p in every if id(p) not in used]
         faces = [face for face, _ in groups if face is not None]
+        red = _rank_red(colors)
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for face, members in groups:
                 if face is None:
@@ -569,7 +571,10 @@ class Recognizer:
                     break
             else:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
-                alone = p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and _uno_print(image, p, colors)
+                least = (SPECIAL_LONE_SCORE if special
+                         else RED_LONE_SCORE if p.color == red and _ring_share(image, p.box, red, colors) < RED_RING_SURE
+                         else LONE_SCORE)
+                alone = p.score >= least and _uno_print(image, p, colors)
                 fanned = (p.p >= self.sym_conf and p.score >= (SPECIAL_FAN_SCORE if special else FAN_SCORE)
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
@@ -640,6 +645,24 @@ EDGE_CONF = 0.85
 # an index no face took starts a card of its own only when the detector is this sure of it (a
 # playing card's rank scores 0.26-0.45, a real UNO index in a fan 0.6-0.8)
 LONE_SCORE = 0.4
+# ... but an index in the colour a playing card's red rank is read as (`_rank_red`: the deck's
+# colour nearest a red ink's hue) needs this score, unless RED_RING_SURE of the ring round it is
+# inked in that colour (its card round it). A red rank on white paper by a saturated table passes
+# the ink test: 7 of the 10 false cards of the fresh look-alike tables 9,580,000.. were red ranks
+# found alone at 0.41-0.48, most of their rings under 0.15 red (every look-alike table's under
+# 0.3). Of the red indices found alone in 1,200 piles (seeds 9,200,000.. and 9,300,000..), 20 of
+# 560 score 0.4-0.5, their rings 0.02-0.62 red; pile 9,945,105 by the phone: a red draw two's
+# corner found at 0.46, its ring 0.67 red. Playing cards print no green, yellow or blue ranks (a
+# green 4 alone under a hand scores 0.49, pile 9,301,163)
+RED_LONE_SCORE, RED_RING_SURE = 0.5, 0.4
+# an index in that colour is a UNO card's print (`_uno_print`) only with this share of the ring
+# round it (`_ring_share`) inked in it: a red rank's ring is its paper and the table beyond
+# (look-alike tables 9,570,105 and 9,570,292: 0.02 and 0.01, found at 0.56 and 0.52); of the 560
+# red indices alone in those piles, 3 have rings under it (0.02-0.1). Unless the detector found it
+# this surely: in a real fan a card's index lies on a strip between its neighbours, whose colours
+# take most of its ring (Roboflow photos valid_00072, valid_00431: red corners found at 0.70 and
+# 0.74, their rings 0.08 and 0.10 red); no look-alike table's red rank scores as much (0.59 at most)
+RED_RING, RED_SURE = 0.1, 0.6
 # ... or this sure when read surely beside a sure index of a card already made (a fan's next corner:
 # fanned cards' indices score 0.32-0.4 where the next card covers part of them, a wild draw four's
 # "+4" between two cards 0.28 (benchmark fan 9,920,145): down to the detector's own floor, `conf`)
@@ -1133,19 +1156,12 @@ def _on_ink(image: np.ndarray, box) -> bool:
     """Whether the symbol in `box` is printed on ink, as a UNO card's index is: the ring round the
     box is at least `MIN_RING_SAT` as saturated as the box's inside, and the box's middle is no
     more inked than its edge (`MAX_INK_RISE`: a white symbol on ink, not ink on paper)."""
-    h, w = image.shape[:2]
-    x1, y1, x2, y2 = (int(round(v)) for v in _grown(box, RING_GROW))
-    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
-    if x2 <= x1 or y2 <= y1:
-        return True
-    hsv = cv2.cvtColor(image[y1:y2, x1:x2], cv2.COLOR_BGR2HSV)
-    sat = hsv[..., 1].astype(np.float32)
-    ring = np.ones(sat.shape, bool)
-    bx1, by1, bx2, by2 = (int(round(v)) for v in box)
-    inner = np.s_[max(0, by1 - y1): max(0, by2 - y1), max(0, bx1 - x1): max(0, bx2 - x1)]
-    ring[inner] = False
-    if ring.all() or not ring.any():
+    around = _ring(image, box)
+    if around is None:
         return True         # no ring (the box fills its patch, at the frame's edge) or no inside
+    patch, ring, inner = around
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    sat = hsv[..., 1].astype(np.float32)
     if float(sat[ring].mean()) < MIN_RING_SAT * float(sat[~ring].mean()):
         return False
     # inside the box: a UNO index's white symbol leaves its middle less inked than its edge, a
@@ -1162,15 +1178,64 @@ def _on_ink(image: np.ndarray, box) -> bool:
     return float(ink[my:bh - my, mx:bw - mx].mean()) - (sides[0] + sides[1]) / 2 <= MAX_INK_RISE
 
 
+def _ring(image: np.ndarray, box) -> tuple | None:
+    """The patch of `image` round `box` out to `RING_GROW` times it (cut at the frame's edge), the
+    ring (a mask of the patch: outside the box) and the box's inside (a slice of the patch); None
+    where either is empty."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = (int(round(v)) for v in _grown(box, RING_GROW))
+    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+    if x2 <= x1 or y2 <= y1:
+        return None
+    patch = image[y1:y2, x1:x2]
+    ring = np.ones(patch.shape[:2], bool)
+    bx1, by1, bx2, by2 = (int(round(v)) for v in box)
+    inner = np.s_[max(0, by1 - y1): max(0, by2 - y1), max(0, bx1 - x1): max(0, bx2 - x1)]
+    ring[inner] = False
+    if ring.all() or not ring.any():
+        return None
+    return patch, ring, inner
+
+
+def _ring_share(image: np.ndarray, box, colour: str, colors) -> float:
+    """The share of the ring round `box` (`_ring`) inked in `colour` (of the deck's `colors`): a UNO
+    index's card round it, a playing card's rank the paper and the table beyond. 1 where there is
+    no ring or no ink in it: an unsaturated ring is `_on_ink`'s to judge."""
+    around = _ring(image, box)
+    if around is None:
+        return 1.0
+    patch, ring, _ = around
+    hues = saturated_hues(patch, 1, mask=ring)
+    if hues is None:
+        return 1.0
+    return float(colour_shares(hues, colors)[list(colors).index(colour)]) * len(hues) / float(ring.sum())
+
+
+def _rank_red(colors) -> str:
+    """The colour of `colors` a playing card's red rank is read as: the one nearest a red ink's
+    hue (the classic decks' red, Seinfeld's orange)."""
+    return colour_of_hues(np.float32([RED_INK_HUE]), colors)[0]
+
+
+# an ordinary deck's red ink (OpenCV hue; `render.render_playing_card` prints hue 0-3)
+RED_INK_HUE = 0
+
+
 def _uno_print(image: np.ndarray, p: Part, colors) -> bool:
     """Whether symbol part `p` can be a UNO card's print: a centre symbol, a wild's (on black,
     whose saturation says nothing; a wild's corner oval in the deck's colours), or a coloured index
-    printed on ink (`_on_ink`)."""
+    printed on ink (`_on_ink`); in the colour a playing card's red rank is read as (`_rank_red`), on
+    ink of that colour (`RED_RING` of the ring round it: a red rank's paper lies by a table of
+    another colour) unless found surely (`RED_SURE`: a fanned card's index, its neighbours round it)."""
     if p.cls == "centre":
         return True
     if p.symbol == "wild":
         return _four_coloured(image, p.box, colors)
-    return kinds()[p.symbol].wild or _on_ink(image, p.box)
+    if kinds()[p.symbol].wild:
+        return True
+    red = _rank_red(colors)
+    return _on_ink(image, p.box) and (p.color != red or p.score >= RED_SURE
+                                      or _ring_share(image, p.box, red, colors) >= RED_RING)
 
 
 def _four_coloured(image: np.ndarray, box, colors) -> bool:
