@@ -571,10 +571,12 @@ class Recognizer:
                     break
             else:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
+                # (a wild's index has no colour) the ring's share of a red rank's colour, read once
+                ring = _ring_share(image, p.box, red, colors) if p.color == red else None
                 least = (SPECIAL_LONE_SCORE if special
-                         else RED_LONE_SCORE if p.color == red and _ring_share(image, p.box, red, colors) < RED_RING_SURE
+                         else RED_LONE_SCORE if ring is not None and ring < RED_RING_SURE
                          else LONE_SCORE)
-                alone = p.score >= least and _uno_print(image, p, colors)
+                alone = p.score >= least and _uno_print(image, p, colors, ring)
                 fanned = (p.p >= self.sym_conf and p.score >= (SPECIAL_FAN_SCORE if special else FAN_SCORE)
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
@@ -1211,9 +1213,10 @@ def _ring_share(image: np.ndarray, box, colour: str, colors) -> float:
     return float(colour_shares(hues, colors)[list(colors).index(colour)]) * len(hues) / float(ring.sum())
 
 
-def _rank_red(colors) -> str:
-    """The colour of `colors` a playing card's red rank is read as: the one nearest a red ink's
-    hue (the classic decks' red, Seinfeld's orange)."""
+@functools.lru_cache(maxsize=None)
+def _rank_red(colors: tuple) -> str:
+    """The colour of `colors` (a deck's palette) a playing card's red rank is read as: the one
+    nearest a red ink's hue (the classic decks' red, Seinfeld's orange)."""
     return colour_of_hues(np.float32([RED_INK_HUE]), colors)[0]
 
 
@@ -1221,12 +1224,13 @@ def _rank_red(colors) -> str:
 RED_INK_HUE = 0
 
 
-def _uno_print(image: np.ndarray, p: Part, colors) -> bool:
+def _uno_print(image: np.ndarray, p: Part, colors, ring: float | None = None) -> bool:
     """Whether symbol part `p` can be a UNO card's print: a centre symbol, a wild's (on black,
     whose saturation says nothing; a wild's corner oval in the deck's colours), or a coloured index
     printed on ink (`_on_ink`); in the colour a playing card's red rank is read as (`_rank_red`), on
     ink of that colour (`RED_RING` of the ring round it: a red rank's paper lies by a table of
-    another colour) unless found surely (`RED_SURE`: a fanned card's index, its neighbours round it)."""
+    another colour) unless found surely (`RED_SURE`: a fanned card's index, its neighbours round it).
+    `ring`: that share when the caller has read it already."""
     if p.cls == "centre":
         return True
     if p.symbol == "wild":
@@ -1234,8 +1238,8 @@ def _uno_print(image: np.ndarray, p: Part, colors) -> bool:
     if kinds()[p.symbol].wild:
         return True
     red = _rank_red(colors)
-    return _on_ink(image, p.box) and (p.color != red or p.score >= RED_SURE
-                                      or _ring_share(image, p.box, red, colors) >= RED_RING)
+    return _on_ink(image, p.box) and (p.color != red or p.score >= RED_SURE or (
+        _ring_share(image, p.box, red, colors) if ring is None else ring) >= RED_RING)
 
 
 def _four_coloured(image: np.ndarray, box, colors) -> bool:
