@@ -960,17 +960,23 @@ def _rank_at_a_corner(ink, grow, table=(60, 90, 60)):
     ("green", (60, 160, 40), 1.1, 0.45, 1),     # playing cards print no green rank
     ("blue", (200, 110, 30), 1.1, 0.45, 1),
 ])
-def test_a_lone_index_in_a_playing_cards_red_must_be_found_surely(colour, ink, grow, score, cards):
+@pytest.mark.parametrize("face", [None, 0.6, 0.7])
+def test_a_lone_index_in_a_playing_cards_red_must_be_found_surely(colour, ink, grow, score, cards, face):
     # the fresh look-alike tables' 10 false cards were all playing cards' red ranks, 7 of them
     # found as lone indices at 0.41-0.48 (beside a saturated table, passing the ink test): a red
     # index alone needs RED_LONE_SCORE, unless RED_RING_SURE of the ring round it is red (pile
-    # 9,945,105 by the phone: a red draw two's corner found at 0.46, its ring 0.67 red)
-    box = (296, 200, 330, 240)
+    # 9,945,105 by the phone: a red draw two's corner found at 0.46, its ring 0.67 red). So does
+    # a face whose only symbols are such indices: the playing card's face found as a face, its red
+    # pips for a red middle (look-alike tables 9,580,100 and 9,570,391: red 3s at 0.48 and 0.41),
+    # unless the face is found surely (a small card's, pile 9,650,078: 0.67; its corner's ring is
+    # mostly its white border)
+    box, card = (296, 200, 330, 240), (250, 150, 380, 300)
     img = _rank_at_a_corner(ink, grow)
     if grow == 1.1:
         assert recognizer.RED_RING <= recognizer._ring_share(img, box, colour, CLASSIC) < recognizer.RED_RING_SURE
-    rec = _Scripted([("index", box, score, "7", 0.95)], {box: colour})
-    assert len(rec.recognize(img).cards) == cards
+    rec = _Scripted([("index", box, score, "7", 0.95)] + [("card", card, face, "none", 0.0)] * bool(face),
+                    {box: colour, card: colour})
+    assert len(rec.recognize(img).cards) == (1 if face and face >= recognizer.RED_FACE_SURE else cards)
 
 
 @pytest.mark.parametrize("table,score,cards", [((60, 160, 40), 0.55, 0), ((40, 30, 210), 0.55, 1),
@@ -989,6 +995,27 @@ def test_a_red_symbol_ringed_by_another_colours_table_is_no_card(table, score, c
     assert recognizer._on_ink(img, box)
     assert len(rec.recognize(img).cards) == cards
     assert len(rec.recognize(_rank_at_a_corner((40, 30, 210), 1.3, table)).cards) == 1     # a real one there
+
+
+@pytest.mark.parametrize("centre,index_p,cards", [("four cards", None, 1), ("white papers", None, 0),
+                                                   ("white papers", 0.9, 1), ("white papers", 0.5, 0)])
+def test_a_wild_draw_fours_centre_shows_four_coloured_cards(centre, index_p, cards):
+    # white papers overlapping on a dark table (a score sheet, playing cards) are read as a wild
+    # draw four's centre, four cards fanned, and the whole frame found as its face (look-alike
+    # tables 9,590,194 and 9,570,599); a real one's four cards are in the deck's four colours.
+    # Its "+4" corner read surely vouches for it (a hand over its middle)
+    img = np.full((480, 640, 3), 30, np.uint8)
+    card, middle = (0, 0, 640, 480), (220, 130, 420, 350)
+    for k, bgr in enumerate([(40, 30, 210), (210, 120, 30), (30, 200, 230), (60, 160, 40)]):
+        x, y = 230 + 40 * k, 140 + 25 * k
+        cv2.rectangle(img, (x, y), (x + 70, y + 110), (235, 235, 235), -1)
+        if centre == "four cards":
+            cv2.rectangle(img, (x + 6, y + 6), (x + 64, y + 104), bgr, -1)
+    parts = [("card", card, 0.55, "none", 0.0), ("centre", middle, 0.55, "wild_draw_four", 0.95)]
+    if index_p:
+        parts.append(("index", (40, 40, 80, 90), 0.6, "wild_draw_four", index_p))
+    rec = _Scripted(parts, {card: None})
+    assert len(rec.recognize(img).cards) == cards
 
 
 def test_a_playing_cards_red_rank_is_read_in_the_decks_colour_nearest_red():

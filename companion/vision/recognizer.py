@@ -451,12 +451,18 @@ class Recognizer:
     def _group_faces(self, image, faces: list[Part], syms: list[Part], colors, faint: list[Part] = ()) -> list:
         """(face, its parts) for each uncovered face that shows a readable symbol; a face whose
         symbol shows only in coloured corners none of which is printed on ink (`_uno_print`) is a
-        playing card's. `faint`: centre symbols read too unsurely to vote, which may still show
-        that a card's two corners inside a face are a card's beneath (`_beneath`)."""
+        playing card's, and so is one whose symbol shows only in corners of a playing card's red
+        found under `RED_LONE_SCORE` and not ringed by their colour (`RED_RING_SURE`), unless the
+        face is found at `RED_FACE_SURE`. A wild draw
+        four needs its centre's four colours (`_four_coloured`) or a corner read surely: white
+        papers overlapping are read as its four cards. `faint`: centre symbols read too unsurely to
+        vote, which may still show that a card's two corners inside a face are a card's beneath
+        (`_beneath`)."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
         # each face's middle is read once (`face_colour`): by the face itself and by its neighbours
         reading = functools.lru_cache(None)(lambda k: self.face_colour(image, faces[k].box, colors, self.skin_sat))
+        red = _rank_red(colors)
 
         def elsewhere(p: Part, k: int) -> bool:
             """Is part `p` inside face `k`'s upright box the part of another face (tilted cards side
@@ -521,6 +527,17 @@ class Recognizer:
                 continue        # one weak reading alone is no card, unless a surely found face's middle vouches for it
             if not any(_uno_print(image, p, colors) for p in agree):
                 continue        # only ranks printed on white paper: a playing card's face
+            if f.score < RED_FACE_SURE and all(
+                    p.cls == "index" and p.color == red and p.score < RED_LONE_SCORE
+                    and _ring_share(image, p.box, red, colors) < RED_RING_SURE for p in agree):
+                # only indices in a playing card's red, found as faintly as its ranks and not ringed
+                # by their card's colour: a playing card's face, its red pips for a red middle (the
+                # indices are judged again as cards alone, `_group_rest`)
+                continue
+            if symbol == "wild_draw_four" and not any(
+                    p.cls == "index" and p.p >= self.sym_conf or p.cls == "centre" and _four_coloured(image, p.box, colors)
+                    for p in agree):
+                continue        # a wild draw four's centre shows four cards in the deck's colours, white papers none
             used.update(id(p) for p in members)
             groups.append((f, members))
         return groups
@@ -655,8 +672,14 @@ LONE_SCORE = 0.4
 # 0.3). Of the red indices found alone in 1,200 piles (seeds 9,200,000.. and 9,300,000..), 20 of
 # 560 score 0.4-0.5, their rings 0.02-0.62 red; pile 9,945,105 by the phone: a red draw two's
 # corner found at 0.46, its ring 0.67 red. Playing cards print no green, yellow or blue ranks (a
-# green 4 alone under a hand scores 0.49, pile 9,301,163)
-RED_LONE_SCORE, RED_RING_SURE = 0.5, 0.4
+# green 4 alone under a hand scores 0.49, pile 9,301,163). A face whose symbol shows only in such
+# indices needs them too (`_group_faces`; session 37): a playing card's face is found as a face, its
+# red pips read as a red middle, its ranks at 0.28-0.56 (look-alike tables 9,580,000.. and
+# 9,590,000..); the red corners of 39 real faces showing no centre symbol (1,200 piles) score 0.54-0.78.
+# Unless the face is found this surely: playing cards' faces so found scored 0.40-0.61 (18 on those
+# tables), a small card's face 0.67 (pile 9,650,078 at 640x480: a red draw two, its corner 14
+# pixels wide found at 0.46, the ring at that size mostly its white border)
+RED_LONE_SCORE, RED_RING_SURE, RED_FACE_SURE = 0.5, 0.4, 0.65
 # an index in that colour is a UNO card's print (`_uno_print`) only with this share of the ring
 # round it (`_ring_share`) inked in it: a red rank's ring is its paper and the table beyond
 # (look-alike tables 9,570,105 and 9,570,292: 0.02 and 0.01, found at 0.56 and 0.52); of the 560
@@ -1247,7 +1270,8 @@ def _four_coloured(image: np.ndarray, box, colors) -> bool:
     (`WILD_INDEX_MIDDLE` of it: the oval, little of the black card round it) or the whole box (in
     a nearly dark room, the few coloured pixels left) shows three of the deck's `colors` or more,
     each at least `WILD_INDEX_SHARE` of its coloured pixels. A playing card's black "Q" or "0" on
-    paper is read as the oval's shape, and shows none."""
+    paper is read as the oval's shape, and shows none. (A wild draw four's centre, four cards in
+    the deck's colours, is judged the same way: `_group_faces`.)"""
     return any(int((colour_shares(saturated_hues(_patch(image, box, grow)), colors) >= WILD_INDEX_SHARE).sum()) >= 3
                for grow in (WILD_INDEX_MIDDLE, 1.0))
 
