@@ -462,7 +462,13 @@ class Recognizer:
         used: set[int] = set()
         # each face's middle is read once (`face_colour`): by the face itself and by its neighbours
         reading = functools.lru_cache(None)(lambda k: self.face_colour(image, faces[k].box, colors, self.skin_sat))
-        red = _rank_red(colors)
+        rings: dict[int, float | None] = {}
+
+        def ring(p: Part) -> float | None:
+            """`_red_ring` of part `p`, read once (by `_uno_print` and `_faint_red`)."""
+            if id(p) not in rings:
+                rings[id(p)] = _red_ring(image, p, colors)
+            return rings[id(p)]
 
         def elsewhere(p: Part, k: int) -> bool:
             """Is part `p` inside face `k`'s upright box the part of another face (tilted cards side
@@ -525,11 +531,9 @@ class Recognizer:
                     f.score >= LONE_FACE_SCORE and surest >= LONE_FACE_CONF
                     and f.color not in (None, WILD_FACE) and any(p.color == f.color for p in agree)):
                 continue        # one weak reading alone is no card, unless a surely found face's middle vouches for it
-            if not any(_uno_print(image, p, colors) for p in agree):
+            if not any(_uno_print(image, p, colors, ring(p)) for p in agree):
                 continue        # only ranks printed on white paper: a playing card's face
-            if f.score < RED_FACE_SURE and all(
-                    p.cls == "index" and p.color == red and p.score < RED_LONE_SCORE
-                    and _ring_share(image, p.box, red, colors) < RED_RING_SURE for p in agree):
+            if f.score < RED_FACE_SURE and all(p.cls == "index" and _faint_red(p, ring(p)) for p in agree):
                 # only indices in a playing card's red, found as faintly as its ranks and not ringed
                 # by their card's colour: a playing card's face, its red pips for a red middle (the
                 # indices are judged again as cards alone, `_group_rest`)
@@ -574,7 +578,6 @@ class Recognizer:
         # a card lying over the middle of a card beneath, in a pile) or another colour
         untaken = [p for p in every if id(p) not in used]
         faces = [face for face, _ in groups if face is not None]
-        red = _rank_red(colors)
         for p in sorted(rest, key=lambda p: -p.score * p.p):
             for face, members in groups:
                 if face is None:
@@ -588,12 +591,9 @@ class Recognizer:
                     break
             else:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
-                # (a wild's index has no colour) the ring's share of a red rank's colour, read once
-                ring = _ring_share(image, p.box, red, colors) if p.color == red else None
-                least = (SPECIAL_LONE_SCORE if special
-                         else RED_LONE_SCORE if ring is not None and ring < RED_RING_SURE
-                         else LONE_SCORE)
-                alone = p.score >= least and _uno_print(image, p, colors, ring)
+                ring = _red_ring(image, p, colors)       # read once: for _faint_red and _uno_print
+                alone = (p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and not _faint_red(p, ring)
+                         and _uno_print(image, p, colors, ring))
                 fanned = (p.p >= self.sym_conf and p.score >= (SPECIAL_FAN_SCORE if special else FAN_SCORE)
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
@@ -1236,6 +1236,20 @@ def _ring_share(image: np.ndarray, box, colour: str, colors) -> float:
     return float(colour_shares(hues, colors)[list(colors).index(colour)]) * len(hues) / float(ring.sum())
 
 
+def _red_ring(image: np.ndarray, p: Part, colors) -> float | None:
+    """For an index in the colour a playing card's red rank is read as (`_rank_red`), the share of
+    the ring round it in that colour (`_ring_share`); None for a part of another colour or none."""
+    red = _rank_red(colors)
+    return _ring_share(image, p.box, red, colors) if p.color == red else None
+
+
+def _faint_red(p: Part, ring: float | None) -> bool:
+    """Is index `p` (`ring`: its `_red_ring`) in a playing card's red, found no surer than its
+    ranks (under `RED_LONE_SCORE`) and not ringed by its card's colour (under `RED_RING_SURE`)?
+    Then it is no card alone, nor is a face whose symbol it alone shows."""
+    return ring is not None and p.score < RED_LONE_SCORE and ring < RED_RING_SURE
+
+
 @functools.lru_cache(maxsize=None)
 def _rank_red(colors: tuple) -> str:
     """The colour of `colors` (a deck's palette) a playing card's red rank is read as: the one
@@ -1253,7 +1267,7 @@ def _uno_print(image: np.ndarray, p: Part, colors, ring: float | None = None) ->
     printed on ink (`_on_ink`); in the colour a playing card's red rank is read as (`_rank_red`), on
     ink of that colour (`RED_RING` of the ring round it: a red rank's paper lies by a table of
     another colour) unless found surely (`RED_SURE`: a fanned card's index, its neighbours round it).
-    `ring`: that share when the caller has read it already."""
+    `ring`: that share (`_red_ring`) when the caller has read it already."""
     if p.cls == "centre":
         return True
     if p.symbol == "wild":
