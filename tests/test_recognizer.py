@@ -1645,4 +1645,3 @@ def test_a_photo_read_better_squat_is_read_squatter_still(squat_p, want):
     assert top.symbol == want
     if want == "9":
         assert tuple(round(v, 1) for v in top.box) == (100, 100, 200, 300)
-

@@ -661,9 +661,10 @@ LONE_FACE_SCORE, LONE_FACE_CONF = 0.55, 0.6
 # card mostly off a leaning phone's frame: its one corner read at 0.86-0.88; 0.9 lost two of 152
 # such photos, and 0.85 reports no more false cards on the real backgrounds). A fan running off
 # the frame leaves its outer cards' corners there: two read at 0.82 and 0.83 (benchmark fans
-# 9,920,014 and 9,920,095; their crops' padding runs off by a pixel or two). At 0.8, 0.75 or 0.65
-# the look-alike tables (1,200) and the Roboflow photos' backgrounds (1,013 strips as taken, warm,
-# dim, overexposed) report the same false cards as at 0.85
+# 9,920,014 and 9,920,095; their crops' padding runs off by a pixel or two). At 0.8 the look-alike
+# tables (3,600, seeds 9,570,000.. to 9,600,000..) and the Roboflow photos' backgrounds (1,013
+# strips as taken, warm, dim, overexposed) report the same false cards as at 0.85 (at 0.75 and
+# 0.65, 1,200 of those tables too)
 EDGE_CONF = 0.8
 # an index no face took starts a card of its own only when the detector is this sure of it (a
 # playing card's rank scores 0.26-0.45, a real UNO index in a fan 0.6-0.8)
