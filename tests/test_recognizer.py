@@ -912,6 +912,23 @@ def test_a_lone_index_the_detector_is_unsure_of_is_no_card(score, cards):
     assert len(rec.recognize(np.zeros((480, 640, 3), np.uint8)).cards) == cards
 
 
+@pytest.mark.parametrize("score,beside,cards", [
+    (0.45, (335, 201, 364, 236), 0),     # the next digit of a score sheet's "80" (look-alike 9,620,081)
+    (0.45, (372, 201, 401, 236), 1),     # a digit well apart: a card of its own
+    (0.45, (338, 190, 390, 255), 1),     # a box much larger than it: no digit of the same number
+    (0.6, (335, 201, 364, 236), 1),      # found surely: a fan's corner, its next card's beside it
+])
+def test_a_faint_lone_index_with_its_like_beside_it_is_a_digit_of_a_number(score, beside, cards):
+    # a score sheet's green digits are found as indices (scores 0.41-0.46) and read surely; a
+    # UNO card's corner index has no index of its size a digit's width away, unless it is found
+    # surely (a fan's corners lie side by side)
+    box = (305, 200, 334, 235)
+    rec = _Scripted([("index", box, score, "8", 0.88), ("index", beside, 0.37, "0", 0.55)],
+                    {box: "green", beside: "green"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert [str(d.card) for d in got.cards if d.symbol == "8"] == ["green 8"] * cards
+
+
 @pytest.mark.parametrize("face", [False, True])
 @pytest.mark.parametrize("paper,ink,cards", [((235, 235, 235), (40, 30, 210), 0), ((40, 30, 210), (235, 235, 235), 1)])
 def test_a_coloured_symbol_on_white_paper_is_no_card(paper, ink, cards, face):

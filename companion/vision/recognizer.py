@@ -557,7 +557,8 @@ class Recognizer:
         (an ordinary playing card's rank is found, faintly, as an index; in the colour a red rank
         is read as, `RED_LONE_SCORE` unless its card's colour rings it), and a coloured one only
         when it is printed on ink (`_uno_print`: a playing card's red rank is printed on white
-        paper). A special wild's index alone
+        paper), nor when it is found under `ROW_SCORE` with its like beside it (`_in_a_row`: a
+        score sheet's digit beside the next one). A special wild's index alone
         needs `SPECIAL_LONE_SCORE`. An index read surely beside a sure index of a card already
         made (a fan's next corner) needs only `FAN_SCORE` (a special wild's
         `SPECIAL_FAN_SCORE`), and not the ink test: a fanned
@@ -593,7 +594,8 @@ class Recognizer:
                 special = kinds()[p.symbol].wild and p.symbol not in ("wild", "wild_draw_four")
                 ring = _red_ring(image, p, colors)       # read once: for _faint_red and _uno_print
                 alone = (p.score >= (SPECIAL_LONE_SCORE if special else LONE_SCORE) and not _faint_red(p, ring)
-                         and _uno_print(image, p, colors, ring))
+                         and _uno_print(image, p, colors, ring)
+                         and not (p.score < ROW_SCORE and any(_in_a_row(p, q) for q in every if q is not p)))
                 fanned = (p.p >= self.sym_conf and p.score >= (SPECIAL_FAN_SCORE if special else FAN_SCORE)
                           and any(_beside(p, q) for q in anchors)
                           and not any(_overlap(p.box, q.box) >= FAN_OVERLAP for q in every if q is not p))
@@ -1438,6 +1440,28 @@ ONE_FACE = 0.5
 COVERED_DEPTH = 0.1
 # the part of the line between two corner indices where another card's index shows they are two cards
 BETWEEN = (0.15, 0.85)
+
+
+def _in_a_row(p: Part, q: Part) -> bool:
+    """Is index `q` the next digit of a number that index `p` is one digit of (a score sheet's)?
+    Found as an index too, about as large (`ROW_SIZES`), its centre `ROW_GAP` of `p`'s size away."""
+    if q.cls != "index":
+        return False
+    (pw, ph), (qw, qh) = (p.box[2] - p.box[0], p.box[3] - p.box[1]), (q.box[2] - q.box[0], q.box[3] - q.box[1])
+    if not all(ROW_SIZES[0] <= a / max(b, 1e-6) <= ROW_SIZES[1] for a, b in ((qw, pw), (qh, ph))):
+        return False
+    d = np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]) / max(p.size, 1e-6)
+    return ROW_GAP[0] <= d <= ROW_GAP[1]
+
+
+# an index no face took, found under ROW_SCORE, with another index beside it (`_in_a_row`) is a
+# digit of a number, no card: a score sheet's green digits, found at 0.41-0.46, each beside the
+# next digit's box (look-alike tables 9,620,081 and 9,620,225). A fan's corners lie as near each
+# other, but are found surely: no card of the Roboflow photos, the fans, spread hands or piles is
+# lost. Its like: width and height each ROW_SIZES of its own, its centre ROW_GAP of its size away
+# (the next digit of "80" at 0.9; a box round both digits is larger, a card's far corner further)
+ROW_SCORE = 0.5
+ROW_SIZES, ROW_GAP = (0.7, 1.4), (0.3, 1.3)
 
 
 def _beside(p: Part, q: Part) -> bool:
