@@ -903,6 +903,24 @@ def test_one_weak_reading_in_a_face_is_a_card_when_the_faces_middle_vouches_for_
         assert str(got.top.card) == f"{colour} skip"
 
 
+@pytest.mark.parametrize("face,index,cards", [
+    ((0, 0, 640, 480), None, 0),                   # a green cloth, a shape on it read as a Draw Two
+    ((0, 0, 583, 388), None, 1),                   # a close-up, its face 0.91 x 0.81 of the frame (pile 9,300,587)
+    ((0, 0, 640, 480), (40, 30, 100, 100), 1),     # a card held close: its corner read surely
+    ((100, 60, 500, 440), None, 1),                # a card filling most of the frame, not all of it
+])
+def test_a_face_spanning_the_frame_needs_a_sure_corner(face, index, cards):
+    # a cloth of a card's colour is found as a face the size of the frame, and a shape on it (a
+    # card back, a few playing cards) read as its centre symbol; a card so close to the camera
+    # shows a corner index too
+    centre = (250, 130, 470, 400)
+    parts = [("card", face, 0.45, "none", 0.0), ("centre", centre, 0.45, "draw_two", 0.9)]
+    parts += [("index", index, 0.7, "draw_two", 0.95)] if index else []
+    rec = _Scripted(parts, {face: "green", centre: "green", index: "green"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert [str(d.card) for d in got.cards] == ["green draw two"] * cards
+
+
 @pytest.mark.parametrize("score,cards", [(0.3, 0), (0.6, 1)])
 def test_a_lone_index_the_detector_is_unsure_of_is_no_card(score, cards):
     # an ordinary playing card's rank is found faintly as an index (score 0.26-0.45) and read as
@@ -1022,9 +1040,10 @@ def test_a_wild_draw_fours_centre_shows_four_coloured_cards(centre, index_p, car
     # white papers overlapping on a dark table (a score sheet, playing cards) are read as a wild
     # draw four's centre, four cards fanned, and the whole frame found as its face (look-alike
     # tables 9,590,194 and 9,570,599); a real one's four cards are in the deck's four colours.
-    # Its "+4" corner read surely vouches for it (a hand over its middle)
+    # Its "+4" corner read surely vouches for it (a hand over its middle). The face here spans
+    # nearly all the frame (all of it, it would need that corner anyway: `FILLS_FRAME`)
     img = np.full((480, 640, 3), 30, np.uint8)
-    card, middle = (0, 0, 640, 480), (220, 130, 420, 350)
+    card, middle = (0, 0, 600, 480), (220, 130, 420, 350)
     for k, bgr in enumerate([(40, 30, 210), (210, 120, 30), (30, 200, 230), (60, 160, 40)]):
         x, y = 230 + 40 * k, 140 + 25 * k
         cv2.rectangle(img, (x, y), (x + 70, y + 110), (235, 235, 235), -1)

@@ -406,6 +406,9 @@ class Recognizer:
             det = self._decide(image, face, members, colors)
             if det is None:
                 continue
+            if face is not None and _fills_frame(face, image.shape) and not any(
+                    p.cls == "index" and p.symbol == det.symbol and p.p >= self.sym_conf for p in members):
+                continue    # a cloth of a card's colour, a shape on it read as a centre symbol
             det = Detection(det.color, det.symbol, det.confidence,
                             tuple(v + o for v, o in zip(det.box, (ox, oy, ox, oy))))
             if face is not None and any((d.color, d.symbol) == (det.color, det.symbol)
@@ -1462,6 +1465,20 @@ def _in_a_row(p: Part, q: Part) -> bool:
 # (the next digit of "80" at 0.9; a box round both digits is larger, a card's far corner further)
 ROW_SCORE = 0.5
 ROW_SIZES, ROW_GAP = (0.7, 1.4), (0.3, 1.3)
+
+
+def _fills_frame(face: Part, shape: tuple) -> bool:
+    """Does a face's box span the whole frame (`FILLS_FRAME` of its width and of its height)?"""
+    h, w = shape[:2]
+    return face.box[2] - face.box[0] >= FILLS_FRAME * w and face.box[3] - face.box[1] >= FILLS_FRAME * h
+
+
+# a face whose upright box spans FILLS_FRAME of the frame's width and of its height is a card only
+# where a corner index of its symbol is read surely (`symbol_conf`): a cloth in a card's colour is
+# found as a face the size of the frame, and a shape on it (a few playing cards, a card back, a
+# notepad) is read as its centre symbol (look-alike tables 9,620,266, 9,630,196 and 9,630,605). A
+# close-up of a real card read by its centre alone spans less (pile 9,300,587: 0.91 x 0.81, lost at 0.8)
+FILLS_FRAME = 0.95
 
 
 def _beside(p: Part, q: Part) -> bool:
