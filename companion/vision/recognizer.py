@@ -1476,8 +1476,10 @@ def _fills_frame(face: Part, shape: tuple) -> bool:
 # a face whose upright box spans FILLS_FRAME of the frame's width and of its height is a card only
 # where a corner index of its symbol is read surely (`symbol_conf`): a cloth in a card's colour is
 # found as a face the size of the frame, and a shape on it (a few playing cards, a card back, a
-# notepad) is read as its centre symbol (look-alike tables 9,620,266, 9,630,196 and 9,630,605). A
-# close-up of a real card read by its centre alone spans less (pile 9,300,587: 0.91 x 0.81, lost at 0.8)
+# notepad) is read as its centre symbol. The six look-alike tables that showed it (9,570,309 to
+# 9,630,605) all did so in the look at the frame shrunk (`_zoomed_out`), the first look having read
+# nothing; the rule holds in every look. A close-up of a real card read by its centre alone spans
+# less (pile 9,300,587: 0.91 x 0.81, lost at 0.8)
 FILLS_FRAME = 0.95
 
 
