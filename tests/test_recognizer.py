@@ -578,6 +578,43 @@ def test_a_card_whose_far_corner_shows_inside_another_face_lies_over_it(far_corn
     assert f"{got.top.color} {got.top.symbol}" == want
 
 
+@pytest.mark.parametrize("over,both_corners,want", [
+    ("card", True, "blue 9"),    # a green card no face was found for lies over the 3's far corner: the 9 is the top
+    ("none", True, "red 3"),     # the corner shows the 3's own red (its index simply not found): the surer face
+    ("hand", True, "red 3"),     # a hand over that corner may hide it: the surer face stays on top
+    ("card", False, "red 3"),    # the 9 shows one corner only: it may be covered too, the surer face stays
+])
+def test_a_card_whose_unseen_corner_shows_another_cards_colour_lies_beneath(over, both_corners, want):
+    # fresh pile 9,411,196: an orange 3 pokes out from under a purple 7, on which a purple 9 lies.
+    # The 3's face is found a hair more surely than the 9's, and its far corner lies under the 7,
+    # not under the 9's face; but there it shows another card's colour, and the 9 shows both its
+    # corners: nothing lies over the 9
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    red, blue = np.float32((200, 200)), np.float32((480, 220))
+    r_index, r_centre = _card_on(img, red, 0, 150, (40, 30, 215))
+    if over == "card":
+        _card_on(img, np.float32((300, 330)), 0, 150, (60, 160, 40))
+    elif over == "hand":
+        cv2.circle(img, (246, 284), 26, (120, 160, 220), -1)     # skin: an orange of middling saturation
+    b_index, b_centre = _card_on(img, blue, 10, 150, (200, 100, 0))
+    (x1, y1, x2, y2), (cx, cy) = b_index, blue
+    b_far = (2 * cx - x2, 2 * cy - y2, 2 * cx - x1, 2 * cy - y1)     # the index turned about the card's middle
+    r_face = tuple(int(v) for v in (*_card_corners(red, 0, 150).min(0), *_card_corners(red, 0, 150).max(0)))
+    b_face = tuple(int(v) for v in (*_card_corners(blue, 10, 150).min(0), *_card_corners(blue, 10, 150).max(0)))
+    parts = [("card", r_face, 0.77, "none", 0.0), ("index", r_index, 0.7, "3", 0.99),
+             ("centre", r_centre, 0.6, "3", 0.97),
+             ("card", b_face, 0.76, "none", 0.0), ("index", b_index, 0.7, "9", 0.98),
+             ("centre", b_centre, 0.6, "9", 0.97)]
+    if both_corners:
+        parts.append(("index", b_far, 0.7, "9", 0.97))
+    colours = {tuple(int(v) for v in b): c for b, c in
+               ((r_face, "red"), (r_index, "red"), (r_centre, "red"), (b_face, "blue"), (b_index, "blue"),
+                (b_centre, "blue"), (b_far, "blue"))}
+    got = _Scripted(parts, colours).recognize(img)
+    assert {"red 3", "blue 9"} <= {f"{d.color} {d.symbol}" for d in got.cards}
+    assert f"{got.top.color} {got.top.symbol}" == want
+
+
 @pytest.mark.parametrize("four_at,want", [
     ((230, 243, 268, 278), "blue reverse"),   # near the box's corner: too far from its middle to be its own
     ((300, 200, 338, 235), "blue 4"),         # nearer its middle: it may be the face's own corner, and it is surer
@@ -919,6 +956,21 @@ def test_a_face_spanning_the_frame_needs_a_sure_corner(face, index, cards):
     rec = _Scripted(parts, {face: "green", centre: "green", index: "green"})
     got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
     assert [str(d.card) for d in got.cards] == ["green draw two"] * cards
+
+
+@pytest.mark.parametrize("index,cards", [
+    ((131, 17, 541, 415), 0),     # a box round a whole notepad (look-alike table 9,640,516)
+    ((40, 30, 250, 260), 1),      # a corner of a card held close, 0.48 of the frame's height
+    ((40, 30, 100, 100), 1),      # an ordinary corner
+])
+def test_an_index_larger_than_half_the_frame_is_no_index(index, cards):
+    # a corner index that long would need a card three times the frame's size; the detector's
+    # faint box round a whole notepad or playing card, read as a symbol, is none
+    centre = (44, 0, 605, 477)
+    parts = [("index", index, 0.45, "draw_two", 0.85), ("centre", centre, 0.31, "draw_two", 0.93)]
+    rec = _Scripted(parts, {index: "blue", centre: "blue"})
+    got = rec.recognize(np.zeros((480, 640, 3), np.uint8))
+    assert [str(d.card) for d in got.cards] == ["blue draw two"] * cards
 
 
 @pytest.mark.parametrize("score,cards", [(0.3, 0), (0.6, 1)])

@@ -388,6 +388,7 @@ class Recognizer:
               dark: np.ndarray | None = None) -> Recognition:
         """The cards the detector's `parts` show (boxes moved by `ox`, `oy`: the region of interest);
         `dark`: the frame darkened, when overexposed, from which the classifier reads the symbols."""
+        parts = [p for p in parts if not (p.cls == "index" and _giant(p, image.shape))]
         grey = balance(image, self.light_gains(image, parts))
         self.classify(image if dark is None else dark, parts)
         parts += self._middle_readings(image, parts)
@@ -423,7 +424,7 @@ class Recognizer:
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
                               det))
         if faced:
-            top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], self.skin_sat)
+            top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], self.skin_sat, colors)
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
@@ -909,7 +910,8 @@ ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
 SKIN_LEAST = 40
 
 
-def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = SKIN_MAX_SAT) -> Detection:
+def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = SKIN_MAX_SAT,
+               colors: tuple = ()) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
     detection): the surest face, unless another face's card lies over it (`_above`). A face whose
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
@@ -919,7 +921,9 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = 
     centre, its middle is its box's (`_box_quad`). A card's other corner, across its middle from
     the one seen, is under another face when it lies inside it (`_hidden_corner`); but where an
     index found there reads the card's symbol, however unsurely, that corner shows, and its card
-    lies over the face it lies inside (`_seen_corner`).
+    lies over the face it lies inside (`_seen_corner`). A face whose unseen corner no face covers
+    but that shows another colour of the deck (`colors`: `_buried`) lies under a card not found
+    as a face, and beneath a face that shows both its corners (`_clear`).
     `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
@@ -938,12 +942,17 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = 
         seen = [_seen_corner(members, q, det, loose) for (_, members, det), q in zip(faced, quads)]
         hidden = [None if s is not None else _hidden_corner(image, members, q, skin)
                   for (_, members, _), q, s in zip(faced, quads, seen)]
+        under = [h is not None and _buried(image, det, members, h, colors, skin) and not any(
+                 _covers(g[0], q, h) for j, (g, q) in enumerate(zip(faced, quads)) if j != k)
+                 for k, ((_, members, det), h) in enumerate(zip(faced, hidden))]
+        clear = [s is not None or _clear(members) for (_, members, _), s in zip(faced, seen)]
 
         def lies_over(j: int, k: int) -> bool:
             """Does card `j` lie over card `k`: over `k`'s corner that is not seen, or with its
             own far corner seen inside `k`'s face?"""
             return (hidden[k] is not None and _covers(faced[j][0], quads[j], hidden[k])) or \
-                (seen[j] is not None and _covers(faced[k][0], quads[k], seen[j]))
+                (seen[j] is not None and _covers(faced[k][0], quads[k], seen[j])) or \
+                (under[k] and clear[j] and not under[j])
 
         for _ in range(len(faced)):
             k = faced.index(best)
@@ -1000,6 +1009,36 @@ def _hidden_corner(image: np.ndarray, members: list[Part], quad: np.ndarray | No
     if _skin_share(image[y1:y2 + 1, x1:x2 + 1], skin) >= HIDDEN_SKIN:
         return None
     return pt
+
+
+def _buried(image: np.ndarray, det: Detection, members: list[Part], pt: np.ndarray, colors: tuple,
+            skin: int = SKIN_MAX_SAT) -> bool:
+    """Whether a coloured card's unseen corner (`pt`, `_hidden_corner`) shows another colour of the
+    deck (`colors`): `BURIED_SHARE` or more of the coloured pixels round where its index should be
+    (within half its seen index's size; a hand's skin, under saturation `skin`, left out) are of
+    one colour, not the card's. A card not found as a face lies over it (fresh pile 9,411,196: an
+    orange 3's corner under a purple 7, on which lies a purple 9)."""
+    if det.color is None or not colors:
+        return False
+    r = max(p.size for p in members if p.cls == "index") / 2
+    h, w = image.shape[:2]
+    x1, y1 = int(max(0, pt[0] - r)), int(max(0, pt[1] - r))
+    x2, y2 = int(min(w, pt[0] + r + 1)), int(min(h, pt[1] + r + 1))
+    shares = colour_shares(saturated_hues(image[y1:y2, x1:x2], skin=False, skin_sat=skin), colors)
+    if not shares.any() or det.color not in colors:
+        return False
+    k = int(shares.argmax())
+    return colors[k] != det.color and shares[k] >= BURIED_SHARE
+
+
+def _clear(members: list[Part]) -> bool:
+    """Whether a face shows both its corner indices: two of them a card's diagonal apart."""
+    corners = [p for p in members if p.cls == "index"]
+    return len(corners) >= 2 and _fits_corner(corners[1], corners[:1])
+
+
+# a face's unseen corner shows another card when this share of its coloured pixels is of one other colour
+BURIED_SHARE = 0.7
 
 
 def _covers(face: Part, quad: np.ndarray | None, pt: np.ndarray) -> bool:
@@ -1465,6 +1504,19 @@ def _in_a_row(p: Part, q: Part) -> bool:
 # (the next digit of "80" at 0.9; a box round both digits is larger, a card's far corner further)
 ROW_SCORE = 0.5
 ROW_SIZES, ROW_GAP = (0.7, 1.4), (0.3, 1.3)
+
+
+def _giant(p: Part, shape: tuple) -> bool:
+    """Is a part's box too large for a corner index: its longer side over `GIANT_INDEX` of the
+    frame's shorter side?"""
+    return max(p.box[2] - p.box[0], p.box[3] - p.box[1]) > GIANT_INDEX * min(shape[:2])
+
+
+# a corner index is about a seventh of its card's height: one whose box is longer than this share
+# of the frame's shorter side would need a card three times the frame's size. Such "indices" are a
+# notepad's or a playing card's whole outline (look-alike table 9,640,516: a box 410 x 400 pixels
+# round a notepad, read as a draw two)
+GIANT_INDEX = 0.5
 
 
 def _fills_frame(face: Part, shape: tuple) -> bool:
