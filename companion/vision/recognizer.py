@@ -952,7 +952,7 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = 
             own far corner seen inside `k`'s face?"""
             return (hidden[k] is not None and _covers(faced[j][0], quads[j], hidden[k])) or \
                 (seen[j] is not None and _covers(faced[k][0], quads[k], seen[j])) or \
-                (under[k] and clear[j] and not under[j])
+                (under[k] and clear[j])
 
         for _ in range(len(faced)):
             k = faced.index(best)
