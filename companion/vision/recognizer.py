@@ -424,7 +424,7 @@ class Recognizer:
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
                               det))
         if faced:
-            top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], self.skin_sat, colors)
+            top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], colors, self.skin_sat)
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
@@ -910,8 +910,8 @@ ABOVE_MARGIN, ABOVE_MIN_OVERLAP = 0.15, 0.04
 SKIN_LEAST = 40
 
 
-def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], skin: int = SKIN_MAX_SAT,
-               colors: tuple = ()) -> Detection:
+def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tuple,
+               skin: int = SKIN_MAX_SAT) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
     detection): the surest face, unless another face's card lies over it (`_above`). A face whose
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
@@ -1005,10 +1005,15 @@ def _hidden_corner(image: np.ndarray, members: list[Part], quad: np.ndarray | No
     h, w = image.shape[:2]
     if not (r <= pt[0] < w - r and r <= pt[1] < h - r):
         return None
-    x1, y1, x2, y2 = (int(round(v)) for v in (pt[0] - r, pt[1] - r, pt[0] + r, pt[1] + r))
-    if _skin_share(image[y1:y2 + 1, x1:x2 + 1], skin) >= HIDDEN_SKIN:
+    if _skin_share(_square_at(image, pt, r), skin) >= HIDDEN_SKIN:
         return None
     return pt
+
+
+def _square_at(image: np.ndarray, pt: np.ndarray, r: float) -> np.ndarray:
+    """The pixels within `r` of point `pt` each way (a point at least `r` inside the frame)."""
+    x1, y1, x2, y2 = (int(round(v)) for v in (pt[0] - r, pt[1] - r, pt[0] + r, pt[1] + r))
+    return image[y1:y2 + 1, x1:x2 + 1]
 
 
 def _buried(image: np.ndarray, det: Detection, members: list[Part], pt: np.ndarray, colors: tuple,
@@ -1018,15 +1023,10 @@ def _buried(image: np.ndarray, det: Detection, members: list[Part], pt: np.ndarr
     (within half its seen index's size; a hand's skin, under saturation `skin`, left out) are of
     one colour, not the card's. A card not found as a face lies over it (fresh pile 9,411,196: an
     orange 3's corner under a purple 7, on which lies a purple 9)."""
-    if det.color is None or not colors:
+    if det.color not in colors:          # a wild: no colour of its own
         return False
-    r = max(p.size for p in members if p.cls == "index") / 2
-    h, w = image.shape[:2]
-    x1, y1 = int(max(0, pt[0] - r)), int(max(0, pt[1] - r))
-    x2, y2 = int(min(w, pt[0] + r + 1)), int(min(h, pt[1] + r + 1))
-    shares = colour_shares(saturated_hues(image[y1:y2, x1:x2], skin=False, skin_sat=skin), colors)
-    if not shares.any() or det.color not in colors:
-        return False
+    r = next(p.size for p in members if p.cls == "index") / 2     # its one corner seen
+    shares = colour_shares(saturated_hues(_square_at(image, pt, r), skin=False, skin_sat=skin), colors)
     k = int(shares.argmax())
     return colors[k] != det.color and shares[k] >= BURIED_SHARE
 
