@@ -471,6 +471,12 @@ def _card_on(img, centre, turn, width, bgr):
     return (i[0] - r, i[1] - r, i[0] + r, i[1] + r), (centre[0] - c, centre[1] - c, centre[0] + c, centre[1] + c)
 
 
+def _far_corner(index, centre):
+    """A card's other corner index: its `index` box turned half round about the card's middle."""
+    (x1, y1, x2, y2), (cx, cy) = index, centre
+    return (2 * cx - x2, 2 * cy - y2, 2 * cx - x1, 2 * cy - y1)
+
+
 def _blue_cards(placed, width):
     """Blue cards drawn in order (each later one over the earlier ones): `placed` maps a symbol to
     (centre, turn, the detector's face score). Returns the image, the scripted parts (face,
@@ -507,6 +513,8 @@ def test_of_two_uncovered_faces_the_one_lying_over_the_other_is_the_top(blue_abo
     parts, colours = [], {}
     for colour, score in (("green", 0.8), ("blue", 0.7)):
         index, centre = boxes[colour]
+        if colour == "blue" and not blue_above:     # its near corner lies under the green card: its far one shows
+            index = _far_corner(index, cards["blue"][0])
         unread = hand and colour == "green"
         parts += [("card", faces[colour], score, "none", 0.0), ("index", index, 0.7, symbol[colour], 0.98),
                   ("centre", centre, 0.4, "2", 0.2) if unread else ("centre", centre, 0.6, symbol[colour], 0.97)]
@@ -541,6 +549,9 @@ def test_a_card_whose_unseen_corner_lies_under_another_face_is_beneath(over, wan
     img, parts, colours = _blue_cards({"4": ((250, 200), 0, 0.8), "7": (seven, 0, 0.7)}, 150)
     if over == "hand":
         cv2.circle(img, (296, 284), 22, (120, 160, 220), -1)     # skin: an orange of middling saturation
+        # the hand hides the 7's corner index too (were it seen inside the 4's outline, the 7 would
+        # be known to lie over the 4: `SHOWN_DEPTH`)
+        parts = [p for p in parts if not (p[0] == "index" and p[3] == "7")]
     got = _Scripted(parts, colours).recognize(img)
     assert sorted(str(d.card) for d in got.cards) == ["blue 4", "blue 7"]
     assert got.top.card == Card.parse(want)
@@ -561,8 +572,7 @@ def test_a_card_whose_far_corner_shows_inside_another_face_lies_over_it(far_corn
     green, blue = np.float32((230, 170)), np.float32((235, 250))
     g_index, _ = _card_on(img, green, 30, 120, (40, 160, 120))
     b_index, b_centre = _card_on(img, blue, -70, 120, (200, 100, 0))
-    (x1, y1, x2, y2), (cx, cy) = b_index, blue
-    b_far = (2 * cx - x2, 2 * cy - y2, 2 * cx - x1, 2 * cy - y1)     # the index turned about the card's middle
+    b_far = _far_corner(b_index, blue)
     g_face = (128, 62, 345, 262)      # too wide for the card its corner makes: its outline unknown
     b_face = tuple(int(v) for v in (*_card_corners(blue, -70, 120).min(0), *_card_corners(blue, -70, 120).max(0)))
     assert b_face[0] < b_far[0] and b_far[2] < g_face[2] and g_face[1] < b_far[1] and b_far[3] < g_face[3]
@@ -597,8 +607,7 @@ def test_a_card_whose_unseen_corner_shows_another_cards_colour_lies_beneath(over
     elif over == "hand":
         cv2.circle(img, (246, 284), 26, (120, 160, 220), -1)     # skin: an orange of middling saturation
     b_index, b_centre = _card_on(img, blue, 10, 150, (200, 100, 0))
-    (x1, y1, x2, y2), (cx, cy) = b_index, blue
-    b_far = (2 * cx - x2, 2 * cy - y2, 2 * cx - x1, 2 * cy - y1)     # the index turned about the card's middle
+    b_far = _far_corner(b_index, blue)
     r_face = tuple(int(v) for v in (*_card_corners(red, 0, 150).min(0), *_card_corners(red, 0, 150).max(0)))
     b_face = tuple(int(v) for v in (*_card_corners(blue, 10, 150).min(0), *_card_corners(blue, 10, 150).max(0)))
     parts = [("card", r_face, 0.77, "none", 0.0), ("index", r_index, 0.7, "3", 0.99),
@@ -613,6 +622,44 @@ def test_a_card_whose_unseen_corner_shows_another_cards_colour_lies_beneath(over
     got = _Scripted(parts, colours).recognize(img)
     assert {"red 3", "blue 9"} <= {f"{d.color} {d.symbol}" for d in got.cards}
     assert f"{got.top.color} {got.top.symbol}" == want
+
+
+@pytest.mark.parametrize("seven_at,want", [
+    ((360, 280), "blue 7"),     # the 7's corner index shows well inside the 9's outline: the 7 lies over it
+    ((200, 330), "blue 9"),     # the 7 apart: the surer face stays on top
+])
+def test_a_card_whose_corner_index_shows_inside_another_cards_outline_lies_over_it(seven_at, want):
+    # fresh pile 9,430,005: a blue 7 dropped across a blue 9's corner, both showing both corner
+    # indices, the 9's face found surer. One colour's looks cannot tell which lies over the other,
+    # and neither card has an unseen corner; but the 7's corner index shows inside the outline the
+    # 9's own centre symbol and corners draw, so nothing covers the 9 less than the 7 does there
+    img, parts, colours = _blue_cards({"9": ((420, 180), 0, 0.8), "7": (seven_at, 60, 0.7)}, 100)
+    for _, index, _, symbol, _ in [p for p in parts if p[0] == "index"]:
+        middle, = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for c, b, _, s, _ in parts if c == "centre" and s == symbol]
+        far = _far_corner(index, middle)
+        parts.append(("index", far, 0.7, symbol, 0.98))
+        colours[tuple(int(v) for v in far)] = "blue"
+    got = _Scripted(parts, colours).recognize(img)
+    assert sorted(str(d.card) for d in got.cards) == ["blue 7", "blue 9"]
+    assert got.top.card == Card.parse(want)
+
+
+def test_an_outline_from_a_box_round_part_of_a_card_is_not_compared():
+    # fresh pile 9,420,850: a green skip lies over a blue 9, a hand across both. The 9 shows one
+    # corner and no centre, so its outline came from its face's box; but the box holds only the
+    # part of the 9 the skip leaves, and the outline it made (0.7 of the skip's width, drawn from
+    # the skip's own centre and corner) was compared with the skip's looks and put the 9 on top.
+    # The detector's parts as found on that pile
+    parts = [("index", (241, 315, 287, 356), 0.67, "9", 0.98), ("index", (300, 356, 347, 403), 0.32, "wild_draw_four", 0.99),
+             ("index", (344, 165, 399, 217), 0.25, "skip", 0.79), ("centre", (381, 211, 503, 333), 0.51, "skip", 0.55),
+             ("card", (309, 111, 559, 430), 0.67, "none", 0.0), ("card", (204, 167, 382, 366), 0.41, "none", 0.0)]
+    colours = {b: c for b, c in [((241, 315, 287, 356), "blue"), ((344, 165, 399, 217), "green"),
+                                 ((381, 211, 503, 333), "green"), ((309, 111, 559, 430), "green"),
+                                 ((204, 167, 382, 366), "blue")]}
+    sc = make_scene(9_420_850, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert {"blue 9", "green skip"} <= {str(d.card) for d in got.cards}
+    assert got.top.card == sc.top == Card.parse("green skip")
 
 
 @pytest.mark.parametrize("four_at,want", [
@@ -813,6 +860,33 @@ def test_a_shaded_yellow_keeps_its_hue_and_its_colour(bgr, want):
     patch[:] = bgr
     patch[:5] = 245
     assert read_colour(patch, CLASSIC)[0] == want
+
+
+@pytest.mark.parametrize("bgr,want", [
+    ((59, 137, 160), "green"),    # hue 23, 0.65 as bright as its white, saturation 161: an olive turned ochre
+    ((40, 120, 150), "green"),    # hue 22, 0.61 as bright, saturation 187
+    ((87, 201, 235), "yellow"),   # hue 23, nearly as bright as its white (0.96): a yellow, however dull
+    ((17, 134, 170), "yellow"),   # hue 23 and as dark, but saturated (230): a yellow's shaded print
+])
+def test_an_olive_turned_ochre_is_told_from_a_yellow_by_being_dark_and_dull(bgr, want):
+    # the generator's ink jitter and a warm light turn a classic olive green to hue 20-25, a
+    # yellow's hues (fresh piles 9,410,761 and 9,420,387, read yellow): there it is far darker
+    # than its white and duller than a yellow printed or shaded
+    patch = np.zeros((30, 30, 3), np.uint8)
+    patch[:] = bgr
+    patch[:6] = 245
+    assert read_colour(patch, CLASSIC)[0] == want
+
+
+def test_a_hands_shaded_skin_by_a_card_is_no_ochre():
+    # a hand over a yellow 4 (pile 9,410,005): its shaded edge is as dark and dull as an olive
+    # turned ochre, and made the face's middle green. Where a hand's skin shows, hues 20-25 stay
+    patch = np.zeros((40, 40, 3), np.uint8)
+    patch[:] = (59, 137, 160)
+    patch[:6] = 245
+    assert np.median(saturated_hues(patch)) > 30            # green's side
+    patch[6:20] = (90, 140, 200)                             # skin: hue 14, saturation 140
+    assert np.median(saturated_hues(patch, skin=False)) == pytest.approx(23, abs=1)
 
 
 @pytest.mark.parametrize("ink,want", [((20, 230, 235), "yellow"), ((40, 150, 135), "green")])
@@ -1264,6 +1338,7 @@ def test_an_index_where_the_frame_cuts_the_card_belongs_to_its_face():
 
 @pytest.mark.parametrize("wild,share,corners,want", [
     ("wild_draw_four", 0.95, 1, "green 5"),
+    ("wild_draw_four", 0.78, 1, "green 5"),     # fresh pile 9,420,854: a hand over the face's middle
     ("wild_draw_four", 0.65, 1, "None wild_draw_four"),
     ("wild_draw_four", 0.95, 2, "None wild_draw_four"),
     ("wild_shuffle_hands", 0.95, 1, "None wild_shuffle_hands"),
@@ -1617,6 +1692,8 @@ def test_a_hand_over_the_upper_cards_own_part_does_not_put_it_beneath(skin):
     parts, colours = [], {}
     for symbol, score in (("5", 0.8), ("1", 0.7)):
         index, centre = boxes[symbol]
+        if symbol == "1":       # its near corner lies under the 5: its far one shows
+            index = _far_corner(index, (345, 255))
         parts += [("card", faces[symbol], score, "none", 0.0), ("index", index, 0.7, symbol, 0.98),
                   ("centre", centre, 0.6, symbol, 0.97)]
         colours.update({tuple(int(v) for v in b): "red" for b in (faces[symbol], index, centre)})
@@ -1627,11 +1704,11 @@ def test_a_hand_over_the_upper_cards_own_part_does_not_put_it_beneath(skin):
 
 @pytest.mark.parametrize("box_fits", [True, False])
 def test_a_face_showing_one_corner_and_no_centre_takes_its_middle_from_its_box(box_fits):
-    # a blue 4 dropped across a green 7, a hand over the whole of the 4's middle: the detector
-    # found the 4's face and one corner index, no centre symbol. A turned card's upright box is
-    # centred on it, so the 4's outline comes from its box and its corner, and it lies over the
-    # surer green face. A box that does not fit the card the corner makes (round only part of
-    # it) gives no outline, and the surer face stays the top
+    # a blue 4 dropped across a green 7, a hand over the whole of the 4's middle and its corner on
+    # the 7: the detector found the 4's face and its far corner index, no centre symbol. A turned
+    # card's upright box is centred on it, so the 4's outline comes from its box and its corner,
+    # and it lies over the surer green face. A box that does not fit the card the corner makes
+    # (round only part of it) gives no outline, and the surer face stays the top
     img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
     cards = {"green": ((260, 240), 20), "blue": ((380, 250), -25)}
     boxes, faces = {}, {}
@@ -1642,14 +1719,17 @@ def test_a_face_showing_one_corner_and_no_centre_takes_its_middle_from_its_box(b
         t = np.deg2rad(turn)
         half = (85 * abs(np.cos(t)) + 127.5 * abs(np.sin(t)), 85 * abs(np.sin(t)) + 127.5 * abs(np.cos(t)))
         faces[colour] = (cx - half[0], cy - half[1], cx + half[0], cy + half[1])
+    four = _far_corner(boxes["blue"][0], cards["blue"][0])
+    x1, y1, x2, y2 = boxes["blue"][0]
+    cv2.circle(img, (int((x1 + x2) / 2), int((y1 + y2) / 2)), 24, (120, 160, 220), -1)     # the hand over the near corner
     if not box_fits:
         x1, y1, x2, y2 = faces["blue"]
-        faces["blue"] = (x1, y1, x1 + 0.55 * (x2 - x1), y1 + 0.5 * (y2 - y1))     # round its corner only
+        faces["blue"] = (x2 - 0.55 * (x2 - x1), y2 - 0.5 * (y2 - y1), x2, y2)     # round its corner only
     parts = [("card", faces["green"], 0.8, "none", 0.0), ("index", boxes["green"][0], 0.7, "7", 0.98),
              ("centre", boxes["green"][1], 0.6, "7", 0.97),
-             ("card", faces["blue"], 0.7, "none", 0.0), ("index", boxes["blue"][0], 0.7, "4", 0.98)]
+             ("card", faces["blue"], 0.7, "none", 0.0), ("index", four, 0.7, "4", 0.98)]
     colours = {tuple(int(v) for v in b): c for c, bs in (("green", (faces["green"], *boxes["green"])),
-                                                         ("blue", (faces["blue"], boxes["blue"][0]))) for b in bs}
+                                                         ("blue", (faces["blue"], four))) for b in bs}
     got = _Scripted(parts, colours).recognize(img)
     assert sorted(str(d.card) for d in got.cards) == ["blue 4", "green 7"]
     assert got.top.card == Card.parse("blue 4" if box_fits else "green 7")

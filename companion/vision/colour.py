@@ -34,6 +34,17 @@ YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellow
 # at hue YELLOW_RAMP[1]. A yellow's shaded or bevelled print, or one beside a glare brighter than
 # its white, stays at hue 26-28 however dark; the olives sit at 29-36 (real and rendered)
 YELLOW_RAMP = (0.65, 29)
+# ... and below the band (hue 20-25), an olive green printed or lit towards ochre (the generator's
+# ink jitter and a warm light: fresh piles 9,410,761, 9,420,387, read yellow) is told from a yellow
+# by being dark and dull: a pixel under OCHRE_BRIGHT of its white and under saturation OCHRE_SAT
+# is green. Those olives' parts: 0.50-0.73 as bright as their white, saturation 131-200; rendered
+# yellows' parts 0.76 or brighter (1st percentile), saturation 193 or more (5th); the Roboflow
+# photos' yellows 0.89 or brighter (1st percentile; their saturation 112-162)
+OCHRE_BAND, OCHRE_BRIGHT, OCHRE_SAT = (20, 26), 0.75, 200
+# ... but not where a hand's skin (hues under OCHRE_SKIN_GAP below the band: an ochre's own spread
+# reaches skin's top hues) is OCHRE_SKIN or more of the saturated pixels: a hand's shaded edge is as
+# dark and dull (pile 9,410,005: a hand over a yellow 4 read as a green face)
+OCHRE_SKIN, OCHRE_SKIN_GAP = 0.1, 3
 # ... and a pixel's white is the white print near it (`white_near`: within LOCAL_WHITE of the
 # patch's side, unsaturated and at least WHITE_LEAST of the patch's white), not the patch's
 # brightest: a shadow across a card darkens its ink and its white alike (a yellow 8 under a hand's
@@ -137,7 +148,8 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
     card's white and an olive green far darker: in that band a pixel at least `YELLOW_BRIGHT` times
     as bright as the patch's white (less at the band's yellow end: `YELLOW_RAMP`) is given yellow's
-    hue, a darker one green's lower edge.
+    hue, a darker one green's lower edge. Below the band, a dark and dull pixel is an olive turned
+    ochre and is given green's lower edge too (`OCHRE_BAND`), unless a hand shows in the patch.
     ``skin=False`` leaves out skin-like pixels (a hand over a card's middle), those under
     saturation ``skin_sat`` (`skin_most`). ``mask`` (the patch's shape, boolean): only its pixels
     are read (the whole patch still sets the white balance and the white)."""
@@ -153,8 +165,11 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     inked = lit | dim
     if mask is not None:
         inked &= mask.ravel()
+    skinny = skin_like(h, s, most=skin_sat)
+    saturated = inked & (s > INK_SAT)
+    hand = float((skinny & (h < OCHRE_BAND[0] - OCHRE_SKIN_GAP))[saturated].mean()) if saturated.any() else 0.0
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
-        inked &= ~skin_like(h, s, most=skin_sat)
+        inked &= ~skinny
     keep = (s > INK_SAT) & inked
     if PALE_SAT and inked.sum() >= min_pixels:
         # a pale print (a faded deck, a washed-out photo): its inks fall under INK_SAT, and a
@@ -174,8 +189,11 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     greys = v[s < 60]            # the card's white print (none: brightness cannot tell)
     h, v = h[keep], v[keep].astype(np.float32)
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
-    if band.any() and len(greys) >= min_pixels:
+    s = s[keep]
+    ochre = (h >= OCHRE_BAND[0]) & (h < YG_BAND[0]) & (s < OCHRE_SAT) & (hand < OCHRE_SKIN)
+    if (band.any() or ochre.any()) and len(greys) >= min_pixels:
         white = white_near(hsv[..., 2], hsv[..., 1], float(np.percentile(greys, 90))).ravel()[keep]
+        h[ochre & (v < OCHRE_BRIGHT * white)] = YG_BAND[1] - 2
         least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
         bright = (v >= least * white) & (h <= YELLOW_TOP)
         bright &= (v < CLIP_V) | (h <= CLIP_HUE)

@@ -884,8 +884,9 @@ MIDDLE_SHARE = 0.6
 WILD_EVEN = 0.34
 # a face whose middle's commonest colour holds at least this share of its coloured pixels is a
 # coloured card's: a wild's corner index inside its box is a card's beneath (`_under_coloured_face`;
-# the misread faces: 0.83 and 0.98)
-ONE_COLOUR = 0.8
+# the misread faces: 0.83 and 0.98; fresh piles 9,420,854 and 9,430,590: a yellow 5 and a purple 8
+# over a wild, their middles 0.78 and 0.79 of their colour, a hand over each)
+ONE_COLOUR = 0.7
 # corner indices read at least this surely, two agreeing, outweigh a wild centre in a many-coloured
 # middle (`_wild_inside`)
 WILD_CORNERS_P = 0.8
@@ -901,6 +902,9 @@ CORNERS_APART = 2.2
 # where a card's corner index sits, from the card's centre, in card widths (the index's centre; a
 # card is 1 x 1.5): the rendered designs 0.29-0.32 across and 0.55-0.58 down
 INDEX_AT = np.float32([-0.305, -0.56])
+# a card's outline from its face's box (`_box_quad`) is kept where its width is within this factor of
+# the median width of the outlines that cards' own centre symbols or two corners draw
+BOX_WIDTH_AGREE = 1.3
 # two uncovered faces that overlap: the one whose look (`_look`) fills the overlap is on top, when
 # its look is nearer by at least ABOVE_MARGIN (L1 distance of the histograms) and the overlap is at
 # least ABOVE_MIN_OVERLAP of the smaller card
@@ -923,13 +927,19 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
     index found there reads the card's symbol, however unsurely, that corner shows, and its card
     lies over the face it lies inside (`_seen_corner`). A face whose unseen corner no face covers
     but that shows another colour of the deck (`colors`: `_buried`) lies under a card not found
-    as a face, and beneath a face that shows both its corners (`_clear`).
+    as a face, and beneath a face that shows both its corners (`_clear`). A card whose corner index
+    shows well inside another's outline, drawn from that card's own centre symbol or two corners,
+    lies over it (`SHOWN_DEPTH`), whatever their colours. An outline drawn from a face's box is
+    dropped where its width disagrees with those drawn from cards' own parts (`BOX_WIDTH_AGREE`:
+    a box round the part of a card that another card leaves).
     `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
     centres = [p for p in symbols if p.cls == "centre"]
     if len(faced) > 1:
         quads = [_card_quad(members) for _, members, _ in faced]
+        drawn = [q is not None for q in quads]     # outlines from the card's own centre symbol or two corners
+        width = float(np.median([_width(q) for q in quads if q is not None])) if any(drawn) else None
         taken = {id(p) for _, members, _ in faced for p in members}
         for k, (face, members, _) in enumerate(faced):
             corners = [p for p in members if p.cls == "index"]
@@ -938,6 +948,10 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
                 quads[k] = _card_quad([max(middles, key=lambda c: c.score), corners[0]])
             if quads[k] is None and corners:
                 quads[k] = _box_quad(face, corners[0])
+                # a box round part of a card (another card over the rest) places its middle wrong:
+                # the width it makes then disagrees with the outlines cards' own parts draw
+                if quads[k] is not None and width and not 1 / BOX_WIDTH_AGREE <= _width(quads[k]) / width <= BOX_WIDTH_AGREE:
+                    quads[k] = None
         loose = [p for p in symbols if id(p) not in taken]        # no face's card took them
         seen = [_seen_corner(members, q, det, loose) for (_, members, det), q in zip(faced, quads)]
         hidden = [None if s is not None else _hidden_corner(image, members, q, skin)
@@ -946,13 +960,17 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
                  _covers(g[0], q, h) for j, (g, q) in enumerate(zip(faced, quads)) if j != k)
                  for k, ((_, members, det), h) in enumerate(zip(faced, hidden))]
         clear = [s is not None or _clear(members) for (_, members, _), s in zip(faced, seen)]
+        shown = [[np.float32(p.centre) for p in members if p.cls == "index" and p.color in (None, det.color)]
+                 for _, members, det in faced]
 
         def lies_over(j: int, k: int) -> bool:
-            """Does card `j` lie over card `k`: over `k`'s corner that is not seen, or with its
-            own far corner seen inside `k`'s face?"""
+            """Does card `j` lie over card `k`: over `k`'s corner that is not seen, with its own
+            far corner seen inside `k`'s face, or with a corner index of its own seen well inside
+            `k`'s outline drawn from `k`'s own parts (`SHOWN_DEPTH`)?"""
             return (hidden[k] is not None and _covers(faced[j][0], quads[j], hidden[k])) or \
                 (seen[j] is not None and _covers(faced[k][0], quads[k], seen[j])) or \
-                (under[k] and clear[j])
+                (under[k] and clear[j]) or \
+                (drawn[k] and any(_covers(faced[k][0], quads[k], pt, SHOWN_DEPTH) for pt in shown[j]))
 
         for _ in range(len(faced)):
             k = faced.index(best)
@@ -968,6 +986,11 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
                 break
             best = over[0]
     return best[2]
+
+
+def _width(quad: np.ndarray) -> float:
+    """The width of a card's outline (its first side)."""
+    return float(np.hypot(*(quad[1] - quad[0])))
 
 
 def _other_corner(members: list[Part], quad: np.ndarray | None) -> tuple[np.ndarray, float] | None:
@@ -1041,14 +1064,15 @@ def _clear(members: list[Part]) -> bool:
 BURIED_SHARE = 0.7
 
 
-def _covers(face: Part, quad: np.ndarray | None, pt: np.ndarray) -> bool:
-    """Whether an uncovered face lies over point `pt`: well inside its estimated outline, or where
-    that is not known, well inside its upright box (`COVER_DEPTH`)."""
+def _covers(face: Part, quad: np.ndarray | None, pt: np.ndarray, depth: float | None = None) -> bool:
+    """Whether an uncovered face lies over point `pt`: `depth` (`COVER_DEPTH` unless given) inside
+    its estimated outline (a share of its width), or where that is not known, inside its upright box
+    (a share of its longer side)."""
+    depth = COVER_DEPTH if depth is None else depth
     if quad is not None:
-        width = float(np.hypot(*(quad[1] - quad[0])))
         return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(pt[0]), float(pt[1])), True) \
-            >= COVER_DEPTH * width
-    return _depth(pt, face.box) >= COVER_DEPTH
+            >= depth * _width(quad)
+    return _depth(pt, face.box) >= depth
 
 
 # a card's unseen corner is under a hand where this share of the pixels round it is skin-like
@@ -1056,6 +1080,12 @@ HIDDEN_SKIN = 0.3
 # ... and under another card's face where it lies this deep inside that card's outline (a share of
 # its width) or upright box (a share of the box's longer side)
 COVER_DEPTH = 0.05
+# a card's corner index seen this deep inside another card's outline (drawn from that card's own
+# centre symbol or two corners: a share of its width) shows the card lies over the other there.
+# Outlines so drawn err by up to a tenth of a card's width (pile 9,430,058: a green 6's corner,
+# beside a red 2 lying over the 6, 0.05 inside the 2's outline; the 2's corner 0.15 inside the
+# 6's; fresh pile 9,430,005: a blue 7's corner 0.34 inside the blue 9 it lies over)
+SHOWN_DEPTH = 0.1
 
 
 def _box_quad(face: Part, corner: Part) -> np.ndarray | None:
