@@ -7,8 +7,8 @@ import pytest
 
 from companion.cards import Card, deck as deck_profile
 from companion.paths import models_dir
-from companion.vision.colour import (HUES, SKIN_MAX_SAT, balance, colour_of_hues, illuminant_gains, palette_misfit,
-                                     read_colour, saturated_hues, white_balance)
+from companion.vision.colour import (HUES, SKIN_MAX_SAT, balance, colour_of_hues, colour_shares, illuminant_gains,
+                                     palette_misfit, read_colour, saturated_hues, white_balance)
 from companion.vision.recognizer import Detection, ModelError, Part, Recognition, Recognizer
 from companion.vision.render import fade
 from companion.vision import recognizer
@@ -1158,6 +1158,20 @@ def test_a_red_symbol_ringed_by_another_colours_table_is_no_card(table, score, c
     assert recognizer._on_ink(img, box)
     assert len(rec.recognize(img).cards) == cards
     assert len(rec.recognize(_rank_at_a_corner((40, 30, 210), 1.3, table)).cards) == 1     # a real one there
+
+
+def test_a_dark_yellow_dot_by_a_red_corner_is_no_wilds_oval():
+    # look-alike table 9,680,120: a dark yellow dot on a black card, a red card's corner beside
+    # it, found as a wild's corner index. The dot's dark, dull middle looks like an olive turned
+    # ochre: counted as green, it made a third colour of the wild's oval. Colours are counted
+    # there as they were before the ochre was turned green
+    patch = np.zeros((48, 48, 3), np.uint8)
+    patch[:, :6] = 235                                       # the card's white edge
+    patch[:12, 36:] = (40, 30, 215)                          # a red card's corner
+    cv2.circle(patch, (24, 26), 11, (30, 190, 230), -1)      # a yellow dot, bright at its edge ...
+    cv2.circle(patch, (24, 26), 7, (59, 137, 160), -1)       # ... dark and dull in its middle
+    assert colour_shares(saturated_hues(patch), CLASSIC)[2] > 0.2         # read green as a card's colour
+    assert not recognizer._four_coloured(patch, (0, 0, 48, 48), CLASSIC)
 
 
 @pytest.mark.parametrize("centre,index_p,cards", [("four cards", None, 1), ("white papers", None, 0),

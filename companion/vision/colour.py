@@ -142,14 +142,16 @@ def balance(image: np.ndarray, gains: np.ndarray, *, least: float = 0.03) -> np.
 
 
 def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True,
-                   skin_sat: int = SKIN_MAX_SAT, mask: np.ndarray | None = None) -> np.ndarray | None:
+                   skin_sat: int = SKIN_MAX_SAT, mask: np.ndarray | None = None,
+                   ochre: bool = True) -> np.ndarray | None:
     """OpenCV hues of the patch's saturated pixels after white balance (None if too few).
 
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
     card's white and an olive green far darker: in that band a pixel at least `YELLOW_BRIGHT` times
     as bright as the patch's white (less at the band's yellow end: `YELLOW_RAMP`) is given yellow's
     hue, a darker one green's lower edge. Below the band, a dark and dull pixel is an olive turned
-    ochre and is given green's lower edge too (`OCHRE_BAND`), unless a hand shows in the patch.
+    ochre and is given green's lower edge too (`OCHRE_BAND`), unless a hand shows in the patch
+    or ``ochre=False`` (counting the colours a patch shows: a dark yellow's edge would add a green).
     ``skin=False`` leaves out skin-like pixels (a hand over a card's middle), those under
     saturation ``skin_sat`` (`skin_most`). ``mask`` (the patch's shape, boolean): only its pixels
     are read (the whole patch still sets the white balance and the white)."""
@@ -190,10 +192,10 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     h, v = h[keep], v[keep].astype(np.float32)
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
     s = s[keep]
-    ochre = (h >= OCHRE_BAND[0]) & (h < YG_BAND[0]) & (s < OCHRE_SAT) & (hand < OCHRE_SKIN)
-    if (band.any() or ochre.any()) and len(greys) >= min_pixels:
+    ochred = (h >= OCHRE_BAND[0]) & (h < YG_BAND[0]) & (s < OCHRE_SAT) & (hand < OCHRE_SKIN) & ochre
+    if (band.any() or ochred.any()) and len(greys) >= min_pixels:
         white = white_near(hsv[..., 2], hsv[..., 1], float(np.percentile(greys, 90))).ravel()[keep]
-        h[ochre & (v < OCHRE_BRIGHT * white)] = YG_BAND[1] - 2
+        h[ochred & (v < OCHRE_BRIGHT * white)] = YG_BAND[1] - 2
         least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
         bright = (v >= least * white) & (h <= YELLOW_TOP)
         bright &= (v < CLIP_V) | (h <= CLIP_HUE)

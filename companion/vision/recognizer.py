@@ -1082,9 +1082,9 @@ HIDDEN_SKIN = 0.3
 COVER_DEPTH = 0.05
 # a card's corner index seen this deep inside another card's outline (drawn from that card's own
 # centre symbol or two corners: a share of its width) shows the card lies over the other there.
-# Outlines so drawn err by up to a tenth of a card's width (pile 9,430,058: a green 6's corner,
-# beside a red 2 lying over the 6, 0.05 inside the 2's outline; the 2's corner 0.15 inside the
-# 6's; fresh pile 9,430,005: a blue 7's corner 0.34 inside the blue 9 it lies over)
+# Outlines so drawn err by a twentieth of a card's width and more (pile 9,430,058: a green 6's
+# corner, beside a red 2 lying over the 6, 0.05 inside the 2's outline; the 2's corner 0.15 inside
+# the 6's; fresh pile 9,430,005: a blue 7's corner 0.34 inside the blue 9 it lies over)
 SHOWN_DEPTH = 0.1
 
 
@@ -1364,9 +1364,11 @@ def _four_coloured(image: np.ndarray, box, colors) -> bool:
     a nearly dark room, the few coloured pixels left) shows three of the deck's `colors` or more,
     each at least `WILD_INDEX_SHARE` of its coloured pixels. A playing card's black "Q" or "0" on
     paper is read as the oval's shape, and shows none. (A wild draw four's centre, four cards in
-    the deck's colours, is judged the same way: `_group_faces`.)"""
-    return any(int((colour_shares(saturated_hues(_patch(image, box, grow)), colors) >= WILD_INDEX_SHARE).sum()) >= 3
-               for grow in (WILD_INDEX_MIDDLE, 1.0))
+    the deck's colours, is judged the same way: `_group_faces`.) A dark yellow's edge is not
+    turned green here (`saturated_hues`' ochre): it would add a colour (look-alike table 9,680,120:
+    a dark yellow dot on a black card read as a wild's corner)."""
+    return any(int((colour_shares(saturated_hues(_patch(image, box, grow), ochre=False), colors)
+                    >= WILD_INDEX_SHARE).sum()) >= 3 for grow in (WILD_INDEX_MIDDLE, 1.0))
 
 
 # the wild corner ovals of the Roboflow validation photos (148 read as wild): in the box's middle
