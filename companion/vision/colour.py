@@ -167,12 +167,10 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     inked = lit | dim
     if mask is not None:
         inked &= mask.ravel()
-    skinny = skin_like(h, s, most=skin_sat)
-    saturated = inked & (s > INK_SAT)
-    hand = float((skinny & (h < OCHRE_BAND[0] - OCHRE_SKIN_GAP))[saturated].mean()) if saturated.any() else 0.0
+    saturated = inked & (s > INK_SAT)       # a hand's pixels still in (`OCHRE_SKIN`)
     if not skin:     # leave out a hand's pixels: skin is an orange of middling saturation
-        inked &= ~skinny
-    keep = (s > INK_SAT) & inked
+        inked &= ~skin_like(h, s, most=skin_sat)
+    keep = saturated & inked
     if PALE_SAT and inked.sum() >= min_pixels:
         # a pale print (a faded deck, a washed-out photo): its inks fall under INK_SAT, and a
         # card beneath more saturated, or nothing, would be read instead. Below INK_SAT, where
@@ -189,10 +187,15 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     if keep.sum() < min_pixels:
         return None
     greys = v[s < 60]            # the card's white print (none: brightness cannot tell)
+    # an olive turned ochre: dull pixels just under the band (dark ones are turned green below),
+    # unless a hand's skin shows (hues well under the band's, so an ochre's own spread is no skin)
+    ochred = keep & (h >= OCHRE_BAND[0]) & (h < YG_BAND[0]) & (s < OCHRE_SAT) if ochre else None
+    if ochred is not None and ochred.any() and saturated.any() and \
+            (skin_like(h, s, most=skin_sat) & (h < OCHRE_BAND[0] - OCHRE_SKIN_GAP))[saturated].mean() >= OCHRE_SKIN:
+        ochred = None
     h, v = h[keep], v[keep].astype(np.float32)
+    ochred = np.zeros(len(h), bool) if ochred is None else ochred[keep]
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
-    s = s[keep]
-    ochred = (h >= OCHRE_BAND[0]) & (h < YG_BAND[0]) & (s < OCHRE_SAT) & (hand < OCHRE_SKIN) & ochre
     if (band.any() or ochred.any()) and len(greys) >= min_pixels:
         white = white_near(hsv[..., 2], hsv[..., 1], float(np.percentile(greys, 90))).ravel()[keep]
         h[ochred & (v < OCHRE_BRIGHT * white)] = YG_BAND[1] - 2
