@@ -424,7 +424,7 @@ class Recognizer:
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
                               det))
         if faced:
-            top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], colors, self.skin_sat)
+            top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], colors, self.skin_sat, faceless=loose)
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
@@ -915,7 +915,7 @@ SKIN_LEAST = 40
 
 
 def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tuple,
-               skin: int = SKIN_MAX_SAT) -> Detection:
+               skin: int = SKIN_MAX_SAT, faceless: list = ()) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
     detection): the surest face, unless another face's card lies over it (`_above`). A face whose
     parts show one corner index and no centre symbol read (a hand or a card over its middle) has
@@ -931,7 +931,11 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
     shows well inside another's outline, drawn from that card's own centre symbol or two corners,
     lies over it (`SHOWN_DEPTH`), whatever their colours. An outline drawn from a face's box is
     dropped where its width disagrees with those drawn from cards' own parts (`BOX_WIDTH_AGREE`:
-    a box round the part of a card that another card leaves).
+    a box round the part of a card that another card leaves). Last, a card no face was found for
+    (`faceless`: (detection, its parts), a hand over its face) whose corner index, read surely
+    (`OVER_SURE`), shows inside the top face's box and `SHOWN_DEPTH` inside its outline lies over
+    it, unless that index may be the face's own corner misread: where the face's own indices are
+    printed (`OWN_SPOT`) or showing the face's symbol in another colour.
     `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
@@ -985,7 +989,47 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
             if not over:
                 break
             best = over[0]
+    if faceless:
+        # a card no face was found for (a hand over its face) whose corner index, read surely,
+        # shows inside the top face's box and well inside its outline lies over it; unless that
+        # index may be the face's own corner misread: where its own indices are printed, or
+        # showing its symbol in another colour (piles 9,430,806, 9,440,392: a green 6's and a red
+        # 1's corner read blue and yellow). Inside the box too: an outline drawn from a centre
+        # symbol that is another part misfound can reach far past the face (pile 9,000,362)
+        # (its outline from its own parts: its box also holds other cards' parts showing its
+        # symbol, twins in other colours: pile 9,460,248, a blue skip's corner by a purple skip's)
+        own = [p for p in best[1] if p.color in (None, best[2].color)]
+        corners = [p for p in own if p.cls == "index"]
+        quad = _card_quad(own)
+        if quad is None and corners:
+            quad = _box_quad(best[0], corners[0])
+        if quad is not None:
+            spots, w = _index_spots(quad), _width(quad)
+            over = [det for det, members in faceless for p in members
+                    if p.cls == "index" and p.p >= OVER_SURE and det.symbol != best[2].symbol
+                    and _inside(p.centre, best[0].box) and _covers(best[0], quad, np.float32(p.centre), SHOWN_DEPTH)
+                    and min(np.hypot(*(np.float32(p.centre) - q)) for q in spots) > OWN_SPOT * w]
+            if over:
+                return max(over, key=lambda det: det.confidence)
     return best[2]
+
+
+# a corner index no face took lies over the top face (`_uppermost`) only when read this surely:
+# the top face's own corner misread, inside its outline, was read at 0.57 and 0.67 (piles
+# 9,300,528, 9,410,934); the cards found lying over it at 0.93-1.0
+OVER_SURE = 0.85
+# ... and not within this share of the face's width of where its own corner indices are printed
+# (`_index_spots`): a misread own corner lies there, give or take the outline's error
+OWN_SPOT = 0.15
+
+
+def _index_spots(quad: np.ndarray) -> list:
+    """Where a card's four corner indices would be printed (`INDEX_AT`, each way), from its outline."""
+    c, w = quad.mean(0), _width(quad)
+    u = (quad[1] - quad[0]) / max(w, 1e-6)
+    v = (quad[3] - quad[0]) / max(float(np.hypot(*(quad[3] - quad[0]))), 1e-6)
+    ax, ay = np.abs(INDEX_AT) * w
+    return [c + sx * ax * u + sy * ay * v for sx in (-1, 1) for sy in (-1, 1)]
 
 
 def _width(quad: np.ndarray) -> float:
