@@ -935,7 +935,8 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
     (`faceless`: (detection, its parts), a hand over its face) whose corner index, read surely
     (`OVER_SURE`), shows inside the top face's box and `SHOWN_DEPTH` inside its outline lies over
     it, unless that index may be the face's own corner misread: where the face's own indices are
-    printed (`OWN_SPOT`) or showing the face's symbol in another colour.
+    printed (`OWN_SPOT`) or showing the face's symbol in another colour. That outline is drawn from
+    the face's parts of its own colour, or from its box.
     `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
@@ -995,9 +996,9 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
         # index may be the face's own corner misread: where its own indices are printed, or
         # showing its symbol in another colour (piles 9,430,806, 9,440,392: a green 6's and a red
         # 1's corner read blue and yellow). Inside the box too: an outline drawn from a centre
-        # symbol that is another part misfound can reach far past the face (pile 9,000,362)
-        # (its outline from its own parts: its box also holds other cards' parts showing its
-        # symbol, twins in other colours: pile 9,460,248, a blue skip's corner by a purple skip's)
+        # symbol that is another part misfound can reach far past the face (pile 9,000,362). The
+        # outline is drawn from the face's parts of its own colour: its box also holds other
+        # cards' parts showing its symbol (pile 9,460,248: a blue skip's corner by a purple skip's)
         own = [p for p in best[1] if p.color in (None, best[2].color)]
         corners = [p for p in own if p.cls == "index"]
         quad = _card_quad(own)
