@@ -935,19 +935,22 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
     (`faceless`: (detection, its parts), a hand over its face) whose corner index, read surely
     (`OVER_SURE`), shows inside the top face's box and `SHOWN_DEPTH` inside its outline lies over
     it, unless that index may be the face's own corner misread: where the face's own indices are
-    printed (`OWN_SPOT`) or showing the face's symbol in another colour. That outline is drawn from
-    the face's parts of its own colour, or from its box.
+    printed (`OWN_SPOT`) or showing the face's symbol in another colour. Every outline is drawn
+    from a card's parts of its own colour (`_own_parts`).
     `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
     centres = [p for p in symbols if p.cls == "centre"]
+    # each card's outline is drawn from its own parts: its box can also hold other cards' parts
+    # showing its symbol, twins in other colours (pile 9,460,248: a blue skip's corner by a purple skip's)
+    owns = [_own_parts(members, det) for _, members, det in faced]
     if len(faced) > 1:
-        quads = [_card_quad(members) for _, members, _ in faced]
+        quads = [_card_quad(own) for own in owns]
         drawn = [q is not None for q in quads]     # outlines from the card's own centre symbol or two corners
         width = float(np.median([_width(q) for q in quads if q is not None])) if any(drawn) else None
         taken = {id(p) for _, members, _ in faced for p in members}
         for k, (face, members, _) in enumerate(faced):
-            corners = [p for p in members if p.cls == "index"]
+            corners = [p for p in owns[k] if p.cls == "index"]
             middles = [c for c in centres if id(c) not in taken and _inside(c.centre, face.box)]
             if quads[k] is None and corners and middles:
                 quads[k] = _card_quad([max(middles, key=lambda c: c.score), corners[0]])
@@ -965,8 +968,7 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
                  _covers(g[0], q, h) for j, (g, q) in enumerate(zip(faced, quads)) if j != k)
                  for k, ((_, members, det), h) in enumerate(zip(faced, hidden))]
         clear = [s is not None or _clear(members) for (_, members, _), s in zip(faced, seen)]
-        shown = [[np.float32(p.centre) for p in members if p.cls == "index" and p.color in (None, det.color)]
-                 for _, members, det in faced]
+        shown = [[np.float32(p.centre) for p in own if p.cls == "index"] for own in owns]
 
         def lies_over(j: int, k: int) -> bool:
             """Does card `j` lie over card `k`: over `k`'s corner that is not seen, with its own
@@ -996,10 +998,8 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
         # index may be the face's own corner misread: where its own indices are printed, or
         # showing its symbol in another colour (piles 9,430,806, 9,440,392: a green 6's and a red
         # 1's corner read blue and yellow). Inside the box too: an outline drawn from a centre
-        # symbol that is another part misfound can reach far past the face (pile 9,000,362). The
-        # outline is drawn from the face's parts of its own colour: its box also holds other
-        # cards' parts showing its symbol (pile 9,460,248: a blue skip's corner by a purple skip's)
-        own = [p for p in best[1] if p.color in (None, best[2].color)]
+        # symbol that is another part misfound can reach far past the face (pile 9,000,362)
+        own = owns[faced.index(best)]
         corners = [p for p in own if p.cls == "index"]
         quad = _card_quad(own)
         if quad is None and corners:
@@ -1031,6 +1031,11 @@ def _index_spots(quad: np.ndarray) -> list:
     v = (quad[3] - quad[0]) / max(float(np.hypot(*(quad[3] - quad[0]))), 1e-6)
     ax, ay = np.abs(INDEX_AT) * w
     return [c + sx * ax * u + sy * ay * v for sx in (-1, 1) for sy in (-1, 1)]
+
+
+def _own_parts(members: list[Part], card: Detection) -> list[Part]:
+    """The parts of a face's group in its card's colour, or read in none (a wild's parts carry no colour)."""
+    return [p for p in members if p.color in (None, card.color)]
 
 
 def _width(quad: np.ndarray) -> float:
@@ -1166,7 +1171,7 @@ def _beneath(parts: list[Part], symbol: str) -> bool:
     quad = _card_quad(corners)
     if quad is None:
         return False
-    middle, width = quad.mean(0), float(np.hypot(*(quad[1] - quad[0])))
+    middle, width = quad.mean(0), _width(quad)
     return any(p.cls == "centre" and p.symbol != symbol
                and np.hypot(*(np.float32(p.centre) - middle)) <= MIDDLE_REACH * width
                and any(q.cls == "index" and q.symbol == p.symbol for q in parts) for p in parts)
