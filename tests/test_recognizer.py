@@ -678,6 +678,20 @@ def test_a_corner_index_no_face_took_inside_the_top_faces_outline_lies_over_it()
     assert got.top.card == sc.top == Card.parse("wild")
 
 
+def test_a_corner_index_no_face_took_at_the_middle_of_a_faces_box_lies_over_it():
+    # fresh pile 9,440,790 (Seinfeld: a purple 5 over a purple 9, here blue): a hand over the 5's
+    # face, not found as a face; the 9's outline is not known (one corner and no centre found, its
+    # box no fit for a card). The 5's corner, read surely, lies at the middle of the 9's box, where
+    # the 9's centre symbol is printed. The detector's parts as found on that pile
+    parts = [("index", (208, 244, 257, 292), 0.81, "9", 0.98), ("index", (350, 234, 391, 275), 0.6, "5", 0.98),
+             ("card", (185, 171, 453, 409), 0.66, "none", 0.0)]
+    colours = {b: "blue" for _, b, *_ in parts}
+    sc = make_scene(9_440_790, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert {"blue 9", "blue 5"} == {str(d.card) for d in got.cards}
+    assert got.top.card == Card.parse("blue 5")
+
+
 def test_a_faces_own_corner_misread_does_not_lie_over_it():
     # a blue 9 showing its centre and one corner; its other corner is read as a red 6 (another
     # card's, by its symbol and colour), so no face takes it: it lies inside the 9's outline, but
@@ -708,6 +722,124 @@ def test_a_twins_corner_in_another_colour_does_not_draw_the_top_faces_outline():
     got = _Scripted(parts, colours).recognize(np.zeros((480, 640, 3), np.uint8))
     assert {"red skip", "blue skip", "green 9"} == {str(d.card) for d in got.cards}
     assert got.top.card == Card.parse("red skip")
+
+
+def test_a_wild_whose_unseen_corner_shows_another_cards_colour_lies_beneath():
+    # fresh pile 9,460,470: a green draw two over a blue 4 over a wild draw four. The wild's corner
+    # that is not seen lies under the 4, whose blue fills half the square round it (a wild's own
+    # corner is dark and white, its index's colours at most a third of it): the wild lies beneath
+    # a card, and beneath the draw two, which shows both its corners. Where the two overlap, the
+    # 4's blue looked more like the wild's many colours than the draw two's green. The detector's
+    # parts as found on that pile
+    parts = [("index", (393, 192, 423, 221), 0.75, "draw_two", 0.99), ("index", (503, 228, 532, 257), 0.74, "draw_two", 1.0),
+             ("index", (505, 187, 535, 215), 0.71, "4", 0.99), ("index", (394, 234, 420, 258), 0.62, "4", 0.93),
+             ("index", (478, 97, 500, 119), 0.59, "wild_draw_four", 0.97),
+             ("centre", (421, 184, 499, 265), 0.66, "draw_two", 0.93), ("centre", (467, 126, 533, 182), 0.39, "wild_draw_four", 0.97),
+             ("card", (379, 149, 547, 309), 0.76, "none", 0.0), ("card", (450, 89, 560, 203), 0.44, "none", 0.0)]
+    colours = {(393, 192, 423, 221): "green", (503, 228, 532, 257): "green", (505, 187, 535, 215): "blue",
+               (394, 234, 420, 258): "blue", (421, 184, 499, 265): "green", (379, 149, 547, 309): "green",
+               (450, 89, 560, 203): "many"}
+    sc = make_scene(9_460_470, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert {"green draw two", "blue 4", "wild draw four"} == {str(d.card) for d in got.cards}
+    assert got.top.card == sc.top == Card.parse("green draw two")
+
+
+def test_where_a_face_has_no_outline_its_box_stands_in_to_compare_looks():
+    # fresh pile 9,480,689 (Seinfeld: a blue 3 over a purple 9, here red): the 9's face shows no
+    # corner index, so its outline is not known, and its face was found a hair surer. Where the
+    # 3's outline and the 9's box overlap, the picture looks like the 3's: the 3 lies over it. The
+    # detector's parts as found on that pile
+    parts = [("index", (253, 353, 284, 382), 0.76, "3", 0.98), ("index", (368, 229, 403, 261), 0.74, "3", 0.99),
+             ("index", (416, 191, 456, 230), 0.73, "8", 0.99), ("centre", (290, 268, 365, 343), 0.69, "3", 0.99),
+             ("centre", (358, 364, 445, 445), 0.64, "9", 0.98),
+             ("card", (273, 323, 539, 480), 0.75, "none", 0.0), ("card", (216, 217, 448, 387), 0.73, "none", 0.0)]
+    colours = {(253, 353, 284, 382): "blue", (368, 229, 403, 261): "blue", (416, 191, 456, 230): "yellow",
+               (290, 268, 365, 343): "blue", (358, 364, 445, 445): "red", (273, 323, 539, 480): "red",
+               (216, 217, 448, 387): "blue"}
+    sc = make_scene(9_480_689, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert {"blue 3", "red 9", "yellow 8"} == {str(d.card) for d in got.cards}
+    assert got.top.card == Card.parse("blue 3")
+
+
+def test_a_corner_inside_one_outline_of_the_top_face_but_not_another_does_not_lie_over_it():
+    # a camera leaning 45 degrees (tilted pile 9,750,188: a wild on a Seinfeld orange 3, here red):
+    # the 3's corner shows beside the wild, 0.13 of a width inside the outline drawn from the
+    # wild's centre and one corner, on its edge in the one drawn from its other corner. The
+    # detector's parts as found on that scene
+    parts = [("index", (548, 406, 579, 435), 0.63, "3", 0.97), ("index", (471, 301, 502, 331), 0.53, "3", 0.93),
+             ("index", (580, 260, 608, 286), 0.5, "wild", 0.96), ("index", (496, 399, 520, 422), 0.35, "wild", 0.96),
+             ("centre", (498, 303, 586, 390), 0.67, "wild", 0.98), ("card", (447, 251, 637, 442), 0.67, "none", 0.0)]
+    colours = {(548, 406, 579, 435): "red", (471, 301, 502, 331): "red", (447, 251, 637, 442): "many"}
+    sc = make_scene(9_750_188, size=(640, 480), kind="pile", deck_name=None, tilt=45.0)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert {"red 3", "wild"} == {str(d.card) for d in got.cards}
+    assert got.top.card == Card.parse("wild")
+
+
+def test_two_corners_round_a_faces_middle_decide_its_colour_over_a_centre_beside_them():
+    # fresh pile 9,480,752 (Seinfeld: a purple 9 over an orange 9, here blue and red): a hand over
+    # the blue 9's middle, its face's middle read red (the hand, and the red 9's centre beside it).
+    # Its two corners, a card's diagonal apart, have their midpoint at the face box's middle; the
+    # red centre symbol lies 0.43 of the box away: it is the red 9's, beneath. The detector's parts
+    # as found on that pile
+    parts = [("index", (213, 161, 250, 199), 0.76, "9", 0.99), ("index", (222, 47, 256, 81), 0.76, "2", 0.99),
+             ("index", (352, 23, 392, 64), 0.72, "9", 0.99), ("index", (375, 228, 411, 265), 0.67, "9", 0.98),
+             ("centre", (313, 79, 401, 167), 0.31, "9", 0.83), ("card", (194, 79, 429, 307), 0.67, "none", 0.0)]
+    colours = {(213, 161, 250, 199): "blue", (222, 47, 256, 81): "blue", (352, 23, 392, 64): "red",
+               (375, 228, 411, 265): "blue", (313, 79, 401, 167): "red", (194, 79, 429, 307): ("red", 0.6)}
+    sc = make_scene(9_480_752, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert "blue 9" in {str(d.card) for d in got.cards}
+    assert got.top.card == Card.parse("blue 9")
+
+
+def test_a_centre_whose_card_would_cover_a_corner_that_shows_is_that_corners_cards_misread():
+    # fresh pile 9,460,045: a green 2 over a green draw two, a finger over the 2's centre, read
+    # faintly as a draw two. Between the 2's two corners, it looked like the draw two's centre
+    # over the 2's middle; but the card it and the draw two's corner draw would take in one of
+    # the 2's corners, 0.19 of a width deep, and a corner that shows lies over any card there.
+    # The detector's parts as found on that pile
+    parts = [("index", (329, 64, 389, 125), 0.71, "2", 0.98), ("index", (581, 160, 634, 215), 0.71, "2", 0.98),
+             ("index", (340, 153, 392, 204), 0.63, "draw_two", 0.97), ("centre", (414, 80, 577, 242), 0.46, "draw_two", 0.37),
+             ("card", (309, 0, 636, 363), 0.76, "none", 0.0)]
+    colours = {b: "green" for c, b, *_ in parts if c != "centre"}
+    sc = make_scene(9_460_045, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert {"green 2", "green draw two"} == {str(d.card) for d in got.cards}
+    assert got.top.card == sc.top == Card.parse("green 2")
+
+
+def test_a_centre_in_another_colour_does_not_place_a_covered_faces_middle():
+    # fresh pile 9,460,173: a blue 3 over a yellow skip, a hand over the 3's middle. The skip's
+    # centre, read as a yellow 0, lies at the edge of the 3's box; taken for the 3's middle, it
+    # drew the 3 small and beside the skip, its unseen corner under the skip. The detector's
+    # parts as found on that pile
+    parts = [("index", (197, 147, 259, 206), 0.7, "skip", 0.98), ("index", (405, 198, 452, 250), 0.66, "3", 0.99),
+             ("index", (590, 128, 640, 180), 0.66, "wild", 0.9), ("centre", (304, 180, 399, 290), 0.38, "0", 0.75),
+             ("card", (356, 195, 624, 480), 0.64, "none", 0.0), ("card", (174, 51, 444, 382), 0.56, "none", 0.0)]
+    colours = {(197, 147, 259, 206): "yellow", (405, 198, 452, 250): "blue", (304, 180, 399, 290): "yellow",
+               (356, 195, 624, 480): "blue", (174, 51, 444, 382): "yellow"}
+    sc = make_scene(9_460_173, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert {"blue 3", "yellow skip"} <= {str(d.card) for d in got.cards}
+    assert got.top.card == sc.top == Card.parse("blue 3")
+
+
+def test_a_centre_read_in_another_colour_than_its_face_weighs_less():
+    # fresh pile 9,481,046: a hand over a yellow 5's middle, its centre read as a red 3 (the hand);
+    # the 5's one corner, found faintly, read surely. A card's centre symbol is printed in its
+    # colour: one read in another colour than the face's middle weighs half. The detector's
+    # parts as found on that pile
+    parts = [("index", (44, 306, 77, 341), 0.74, "1", 0.98), ("index", (238, 336, 265, 362), 0.65, "4", 1.0),
+             ("index", (180, 352, 202, 375), 0.49, "5", 0.93), ("centre", (135, 279, 196, 338), 0.57, "3", 0.77),
+             ("card", (119, 221, 247, 387), 0.66, "none", 0.0)]
+    colours = {(44, 306, 77, 341): "yellow", (238, 336, 265, 362): "red", (180, 352, 202, 375): "yellow",
+               (135, 279, 196, 338): "red", (119, 221, 247, 387): ("yellow", 0.8)}
+    sc = make_scene(9_481_046, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert got.top.card == sc.top == Card.parse("yellow 5")
 
 
 @pytest.mark.parametrize("four_at,want", [

@@ -626,7 +626,7 @@ class Recognizer:
         return colour is not None and colour != p.color and share >= MIDDLE_SHARE
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
-        votes = _symbol_votes(members)
+        votes = _symbol_votes(members, face)
         symbol = max(votes, key=votes.get)
         total = sum(votes.values())
         agree = [p for p in members if p.symbol == symbol]
@@ -646,7 +646,7 @@ class Recognizer:
                 return None
             colour = max(cvotes, key=cvotes.get)
             if face is not None and face.color in cvotes and any(
-                    p.cls == "centre" and p.color == face.color for p in agree):
+                    p.cls == "centre" and p.color == face.color for p in agree) and not _pair_at_middle(face, agree):
                 # the face's middle and its centre symbol agree: corners of another colour inside
                 # its upright box are twins beneath (a yellow 7 dropped on red 7s)
                 colour = face.color
@@ -917,26 +917,29 @@ SKIN_LEAST = 40
 def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tuple,
                skin: int = SKIN_MAX_SAT, faceless: list = ()) -> Detection:
     """The top card among the cards with an uncovered face, as (face, the parts showing its symbol,
-    detection): the surest face, unless another face's card lies over it (`_above`). A face whose
-    parts show one corner index and no centre symbol read (a hand or a card over its middle) has
-    its card's middle placed at the surest of the detector's centre symbols (of `symbols`, every
-    index and centre found) inside its box that no face's card took, whatever that was read as:
-    its outline is then known, and which card lies over the other can be told. Without such a
-    centre, its middle is its box's (`_box_quad`). A card's other corner, across its middle from
-    the one seen, is under another face when it lies inside it (`_hidden_corner`); but where an
-    index found there reads the card's symbol, however unsurely, that corner shows, and its card
-    lies over the face it lies inside (`_seen_corner`). A face whose unseen corner no face covers
-    but that shows another colour of the deck (`colors`: `_buried`) lies under a card not found
-    as a face, and beneath a face that shows both its corners (`_clear`). A card whose corner index
-    shows well inside another's outline, drawn from that card's own centre symbol or two corners,
-    lies over it (`SHOWN_DEPTH`), whatever their colours. An outline drawn from a face's box is
-    dropped where its width disagrees with those drawn from cards' own parts (`BOX_WIDTH_AGREE`:
-    a box round the part of a card that another card leaves). Last, a card no face was found for
-    (`faceless`: (detection, its parts), a hand over its face) whose corner index, read surely
-    (`OVER_SURE`), shows inside the top face's box and `SHOWN_DEPTH` inside its outline lies over
-    it, unless that index may be the face's own corner misread: where the face's own indices are
-    printed (`OWN_SPOT`) or showing the face's symbol in another colour. Every outline is drawn
-    from a card's parts of its own colour (`_own_parts`).
+    detection): the surest face, unless another face's card lies over it (`_above`; where the
+    surer face's outline is not known, its box stands in for it against a card showing both
+    corners). A face whose parts show one corner index and no centre symbol read (a hand or a card
+    over its middle) has its card's middle placed at the surest of the detector's centre symbols
+    (of `symbols`, every index and centre found) inside its box that no face's card took, whatever
+    symbol that was read as, but not in another colour: its outline is then known, and which card
+    lies over the other can be told. Without such a centre, its middle is its box's (`_box_quad`).
+    A card's other corner, across its middle from the one seen, is under another face when it lies
+    inside it (`_hidden_corner`); but where an index found there reads the card's symbol, however
+    unsurely, that corner shows, and its card lies over the face it lies inside (`_seen_corner`).
+    A face whose unseen corner no face covers but that shows another card (`_buried`: another
+    colour of the deck, `colors`) lies under a card not found as a face, and beneath a face that
+    shows both its corners (`_clear`). A card whose corner index shows well inside another's
+    outline, drawn from that card's own centre symbol or two corners, lies over it
+    (`SHOWN_DEPTH`), whatever their colours. An outline drawn from a face's box is dropped where
+    its width disagrees with those drawn from cards' own parts (`BOX_WIDTH_AGREE`: a box round the
+    part of a card that another card leaves). Last, a card no face was found for (`faceless`:
+    (detection, its parts), a hand over its face) whose corner index, read surely (`OVER_SURE`),
+    shows inside the top face's box and `SHOWN_DEPTH` inside every outline its parts draw
+    (`_outlines`) lies over it, unless that index may be the face's own corner misread: where the
+    face's own indices are printed (`OWN_SPOT`) or showing the face's symbol in another colour;
+    where the face's outline is not known, such an index at its box's middle (`BOX_MIDDLE`) lies
+    over it. Every outline is drawn from a card's parts of its own colour (`_own_parts`).
     `skin`: the saturation a hand's skin stays under (`Recognizer.skin_sat`), left out of the looks."""
     faced = sorted(faced, key=lambda g: -g[0].score)
     best = faced[0]
@@ -949,9 +952,12 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
         drawn = [q is not None for q in quads]     # outlines from the card's own centre symbol or two corners
         width = float(np.median([_width(q) for q in quads if q is not None])) if any(drawn) else None
         taken = {id(p) for _, members, _ in faced for p in members}
-        for k, (face, members, _) in enumerate(faced):
+        for k, (face, members, det) in enumerate(faced):
             corners = [p for p in owns[k] if p.cls == "index"]
-            middles = [c for c in centres if id(c) not in taken and _inside(c.centre, face.box)]
+            # a centre read in another colour is another card's (pile 9,460,173: a yellow skip's
+            # centre, read as a 0, at the edge of a blue 3's box, a hand over the 3's middle)
+            middles = [c for c in centres if id(c) not in taken and _inside(c.centre, face.box)
+                       and (det.color is None or c.color in (None, det.color))]
             if quads[k] is None and corners and middles:
                 quads[k] = _card_quad([max(middles, key=lambda c: c.score), corners[0]])
             if quads[k] is None and corners:
@@ -970,6 +976,13 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
         clear = [s is not None or _clear(members) for (_, members, _), s in zip(faced, seen)]
         shown = [[np.float32(p.centre) for p in own if p.cls == "index"] for own in owns]
 
+        # where a face's outline is not known, its upright box stands in for it in comparing looks
+        # with a card that shows both corners, its outline drawn from its own parts (fresh pile
+        # 9,480,689: a blue 3 over a purple 9 whose corners are not found); a box round cards
+        # beneath or a hand, compared with a card's outline drawn less surely, misleads
+        looks = [q if q is not None else np.float32([(f.box[i], f.box[j]) for i, j in ((0, 1), (2, 1), (2, 3), (0, 3))])
+                 for (f, _, _), q in zip(faced, quads)]
+
         def lies_over(j: int, k: int) -> bool:
             """Does card `j` lie over card `k`: over `k`'s corner that is not seen, with its own
             far corner seen inside `k`'s face, or with a corner index of its own seen well inside
@@ -987,8 +1000,8 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
             # overlap: their looks cannot tell which lies over the other, and the surer face
             # stays on top
             over = [g for j, (g, q) in enumerate(zip(faced, quads)) if g is not best and not lies_over(k, j) and (
-                lies_over(j, k) or (q is not None and quads[k] is not None and g[2].color != best[2].color
-                                and _above(image, q, quads[k], skin)))]
+                lies_over(j, k) or (q is not None and (quads[k] is not None or clear[j] and drawn[j])
+                                and g[2].color != best[2].color and _above(image, q, looks[k], skin)))]
             if not over:
                 break
             best = over[0]
@@ -999,17 +1012,25 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
         # showing its symbol in another colour (piles 9,430,806, 9,440,392: a green 6's and a red
         # 1's corner read blue and yellow). Inside the box too: an outline drawn from a centre
         # symbol that is another part misfound can reach far past the face (pile 9,000,362)
-        own = owns[faced.index(best)]
-        corners = [p for p in own if p.cls == "index"]
-        quad = _card_quad(own)
-        if quad is None and corners:
-            quad = _box_quad(best[0], corners[0])
-        if quad is not None:
-            spots, w = _index_spots(quad), _width(quad)
+        outlines = _outlines(best[0], owns[faced.index(best)])
+        if outlines:
+            w = _width(outlines[0])
+            spots = [q for quad in outlines for q in _index_spots(quad)]
             over = [det for det, members in faceless for p in members
                     if p.cls == "index" and p.p >= OVER_SURE and det.symbol != best[2].symbol
-                    and _inside(p.centre, best[0].box) and _covers(best[0], quad, np.float32(p.centre), SHOWN_DEPTH)
+                    and _inside(p.centre, best[0].box)
+                    and all(_covers(best[0], quad, np.float32(p.centre), SHOWN_DEPTH) for quad in outlines)
                     and min(np.hypot(*(np.float32(p.centre) - q)) for q in spots) > OWN_SPOT * w]
+            if over:
+                return max(over, key=lambda det: det.confidence)
+        else:
+            # the face's outline is not known: a corner index at its box's middle, where the
+            # face's centre symbol is printed and never a corner of its own (fresh pile 9,440,790:
+            # a purple 5's corner at 0.31 of the longer side inside a purple 9's box, a hand
+            # over the 9's corners)
+            over = [det for det, members in faceless for p in members
+                    if p.cls == "index" and p.p >= OVER_SURE and det.symbol != best[2].symbol
+                    and _depth(p.centre, best[0].box) >= BOX_MIDDLE]
             if over:
                 return max(over, key=lambda det: det.confidence)
     return best[2]
@@ -1022,6 +1043,26 @@ OVER_SURE = 0.85
 # ... and not within this share of the face's width of where its own corner indices are printed
 # (`_index_spots`): a misread own corner lies there, give or take the outline's error
 OWN_SPOT = 0.15
+# ... or, where its outline is not known, this deep inside its box (`_depth`; the middle of a 1 x
+# 1.5 box lies 0.33 deep): of 26 sure faceless corners inside such faces on 1,800 piles (seeds
+# 9,200,000.. and 9,300,000..), none lying over them, the deepest lay 0.18 deep
+BOX_MIDDLE = 0.25
+
+
+def _outlines(face: Part, own: list[Part]) -> list[np.ndarray]:
+    """Every outline a face's card can be drawn with from its own parts (`own`): from its centre
+    symbol and each corner index seen, else from two corners, else from its box and a corner
+    (`_box_quad`). Under a leaning camera's perspective they differ: a point inside them all is
+    inside the card (tilted pile 9,750,188: a corner 0.13 of a width inside a wild's outline drawn
+    from one of its corners, on its edge in the one drawn from the other)."""
+    corners = [p for p in own if p.cls == "index"]
+    middles = [p for p in own if p.cls == "centre"]
+    if middles and corners:
+        return [_card_quad([middles[0], c]) for c in corners]
+    quad = _card_quad(own)
+    if quad is None and corners:
+        quad = _box_quad(face, corners[0])
+    return [] if quad is None else [quad]
 
 
 def _index_spots(quad: np.ndarray) -> list:
@@ -1091,16 +1132,22 @@ def _square_at(image: np.ndarray, pt: np.ndarray, r: float) -> np.ndarray:
 
 def _buried(image: np.ndarray, det: Detection, members: list[Part], pt: np.ndarray, colors: tuple,
             skin: int = SKIN_MAX_SAT) -> bool:
-    """Whether a coloured card's unseen corner (`pt`, `_hidden_corner`) shows another colour of the
-    deck (`colors`): `BURIED_SHARE` or more of the coloured pixels round where its index should be
-    (within half its seen index's size; a hand's skin, under saturation `skin`, left out) are of
-    one colour, not the card's. A card not found as a face lies over it (fresh pile 9,411,196: an
-    orange 3's corner under a purple 7, on which lies a purple 9)."""
-    if det.color not in colors:          # a wild: no colour of its own
-        return False
+    """Whether a card's unseen corner (`pt`, `_hidden_corner`) shows another card: `BURIED_SHARE` or
+    more of the coloured pixels round where its index should be (within half its seen index's
+    size; a hand's skin, under saturation `skin`, left out) are of one colour of the deck
+    (`colors`), not the card's. A card not found as a face lies over it (fresh pile 9,411,196: an
+    orange 3's corner under a purple 7, on which lies a purple 9). A wild's corner is dark and
+    white, its index's colours at most a third of it and of four colours: there, coloured pixels
+    filling `WILD_BURIED_INK` of the square round it and of one colour are another card's (fresh
+    pile 9,460,470: a wild draw four's corner under a blue 4, on which lies a green draw two)."""
     r = next(p.size for p in members if p.cls == "index") / 2     # its one corner seen
-    shares = colour_shares(saturated_hues(_square_at(image, pt, r), skin=False, skin_sat=skin), colors)
+    square = _square_at(image, pt, r)
+    hues = saturated_hues(square, skin=False, skin_sat=skin)
+    shares = colour_shares(hues, colors)
     k = int(shares.argmax())
+    if det.color not in colors:          # a wild: no colour of its own
+        return hues is not None and len(hues) >= WILD_BURIED_INK * square.shape[0] * square.shape[1] \
+            and shares[k] >= BURIED_SHARE
     return colors[k] != det.color and shares[k] >= BURIED_SHARE
 
 
@@ -1112,6 +1159,11 @@ def _clear(members: list[Part]) -> bool:
 
 # a face's unseen corner shows another card when this share of its coloured pixels is of one other colour
 BURIED_SHARE = 0.7
+# ... and a wild's when its coloured pixels fill this share of the square round it. A wild's own
+# corner, round its index (244 read surely on piles 9,200,000.., 9,300,000.., 9,400,000..): at
+# most 0.52 of it coloured, and where 0.2 or more, at most 0.63 of those of one colour (0.41 where
+# 0.45 or more); a wild draw four's corner under a blue 4 (pile 9,460,470): 0.50, 0.95 blue
+WILD_BURIED_INK = 0.45
 
 
 def _covers(face: Part, quad: np.ndarray | None, pt: np.ndarray, depth: float | None = None) -> bool:
@@ -1172,9 +1224,14 @@ def _beneath(parts: list[Part], symbol: str) -> bool:
     if quad is None:
         return False
     middle, width = quad.mean(0), _width(quad)
+
+    def outside(over: np.ndarray) -> bool:       # the corners that show lie outside the card over them
+        return all(cv2.pointPolygonTest(over.reshape(-1, 1, 2), (float(c.centre[0]), float(c.centre[1])), True)
+                   < SHOWN_DEPTH * _width(over) for c in corners)
     return any(p.cls == "centre" and p.symbol != symbol
                and np.hypot(*(np.float32(p.centre) - middle)) <= MIDDLE_REACH * width
-               and any(q.cls == "index" and q.symbol == p.symbol for q in parts) for p in parts)
+               and any(q.cls == "index" and q.symbol == p.symbol and outside(_card_quad([p, q])) for q in parts)
+               for p in parts)
 
 
 # how near a card's centre (a share of its width) another card's centre symbol covers its middle
@@ -1454,7 +1511,7 @@ def _face_votes(face: Part, members: list[Part]) -> dict[str, float]:
     near = [p for p in members if p.cls != "index"
             or np.hypot(p.centre[0] - face.centre[0], p.centre[1] - face.centre[1]) <= FAR_CORNER * long]
     votes = dict.fromkeys((p.symbol for p in members), 0.0)
-    votes.update(_symbol_votes(near or members))
+    votes.update(_symbol_votes(near or members, face))
     return votes
 
 
@@ -1465,13 +1522,24 @@ def _face_votes(face: Part, members: list[Part]) -> dict[str, float]:
 FAR_CORNER = 0.5
 
 
-def _symbol_votes(members: list[Part]) -> dict[str, float]:
+def _symbol_votes(members: list[Part], face: Part | None = None) -> dict[str, float]:
     """Each symbol's weight among a card's parts: classifier certainty squared (one sure reading
-    outweighs two unsure ones) x detector score (centre x1.3)."""
+    outweighs two unsure ones) x detector score (centre x1.3). A centre symbol read in a colour
+    other than its `face`'s middle weighs `OFF_COLOUR_CENTRE` of that: a card's centre symbol is
+    printed in its colour, so a hand over it was read (fresh pile 9,481,046: a yellow 5's centre
+    under a hand read as a red 3)."""
     votes: dict[str, float] = {}
+    middle = face.color if face is not None and face.color not in (None, WILD_FACE) else None
     for p in members:
-        votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p ** 2 * p.score * (1.3 if p.cls == "centre" else 1.0)
+        weight = 1.3 if p.cls == "centre" else 1.0
+        if p.cls == "centre" and middle and p.color and p.color != middle:
+            weight *= OFF_COLOUR_CENTRE
+        votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p ** 2 * p.score * weight
     return votes
+
+
+# a centre symbol read in another colour than its face's middle weighs this share of its weight
+OFF_COLOUR_CENTRE = 0.5
 
 
 def _within(p: Part, box, shape: tuple) -> bool:
@@ -1620,6 +1688,33 @@ FILLS_FRAME = 0.95
 def _beside(p: Part, q: Part) -> bool:
     """Two indices side by side (fanned cards' corners): centres at most two index sizes apart."""
     return np.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]) <= (p.size + q.size)
+
+
+def _pair_at_middle(face: Part, parts: list[Part]) -> bool:
+    """Whether two corner indices among `parts`, of one colour other than the face's middle's and
+    a card's diagonal apart, have their midpoint (their card's middle) at the face's box's middle
+    (`PAIR_AT_MIDDLE` of its longer side), while every centre symbol of the middle's colour lies
+    away from it (`CENTRE_AWAY`): the face is their card's, a hand over its middle, which was read
+    in the colour of a card beneath showing beside the hand, and that centre symbol is that card's
+    (fresh pile 9,480,752: a purple 9 on an orange 9, the hand read as orange too)."""
+    side = max(face.box[2] - face.box[0], face.box[3] - face.box[1])
+    corners = [p for p in parts if p.cls == "index" and p.color not in (None, face.color)]
+    middles = [np.float32(p.centre) for p in parts if p.cls == "centre" and p.color == face.color]
+    for i, a in enumerate(corners):
+        for b in corners[i + 1:]:
+            if a.color != b.color or not _fits_corner(b, [a]):
+                continue
+            mid = (np.float32(a.centre) + np.float32(b.centre)) / 2
+            if np.hypot(*(mid - np.float32(face.centre))) <= PAIR_AT_MIDDLE * side and all(
+                    np.hypot(*(c - mid)) > CENTRE_AWAY * side for c in middles):
+                return True
+    return False
+
+
+# a card's two corners' midpoint lies at its face's box's middle within this share of its longer
+# side (a face's box as found is off by a tenth; pile 9,480,752: 0.09), and another card's centre
+# symbol this far from it (a card's own centre symbol lies at its middle; 9,480,752: 0.43)
+PAIR_AT_MIDDLE, CENTRE_AWAY = 0.15, 0.25
 
 
 def _fits_corner(p: Part, members: list[Part]) -> bool:
