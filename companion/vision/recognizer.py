@@ -626,7 +626,7 @@ class Recognizer:
         return colour is not None and colour != p.color and share >= MIDDLE_SHARE
 
     def _decide(self, image, face: Part | None, members: list[Part], colors) -> Detection | None:
-        votes = _symbol_votes(members, face)
+        votes = _symbol_votes(members)
         symbol = max(votes, key=votes.get)
         total = sum(votes.values())
         agree = [p for p in members if p.symbol == symbol]
@@ -1511,7 +1511,7 @@ def _face_votes(face: Part, members: list[Part]) -> dict[str, float]:
     near = [p for p in members if p.cls != "index"
             or np.hypot(p.centre[0] - face.centre[0], p.centre[1] - face.centre[1]) <= FAR_CORNER * long]
     votes = dict.fromkeys((p.symbol for p in members), 0.0)
-    votes.update(_symbol_votes(near or members, face))
+    votes.update(_symbol_votes(near or members))
     return votes
 
 
@@ -1522,24 +1522,13 @@ def _face_votes(face: Part, members: list[Part]) -> dict[str, float]:
 FAR_CORNER = 0.5
 
 
-def _symbol_votes(members: list[Part], face: Part | None = None) -> dict[str, float]:
+def _symbol_votes(members: list[Part]) -> dict[str, float]:
     """Each symbol's weight among a card's parts: classifier certainty squared (one sure reading
-    outweighs two unsure ones) x detector score (centre x1.3). A centre symbol read in a colour
-    other than its `face`'s middle weighs `OFF_COLOUR_CENTRE` of that: a card's centre symbol is
-    printed in its colour, so a hand over it was read (fresh pile 9,481,046: a yellow 5's centre
-    under a hand read as a red 3)."""
+    outweighs two unsure ones) x detector score (centre x1.3)."""
     votes: dict[str, float] = {}
-    middle = face.color if face is not None and face.color not in (None, WILD_FACE) else None
     for p in members:
-        weight = 1.3 if p.cls == "centre" else 1.0
-        if p.cls == "centre" and middle and p.color and p.color != middle:
-            weight *= OFF_COLOUR_CENTRE
-        votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p ** 2 * p.score * weight
+        votes[p.symbol] = votes.get(p.symbol, 0.0) + p.p ** 2 * p.score * (1.3 if p.cls == "centre" else 1.0)
     return votes
-
-
-# a centre symbol read in another colour than its face's middle weighs this share of its weight
-OFF_COLOUR_CENTRE = 0.5
 
 
 def _within(p: Part, box, shape: tuple) -> bool:
