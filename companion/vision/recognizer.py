@@ -1016,23 +1016,22 @@ def _uppermost(image: np.ndarray, faced: list, symbols: list[Part], colors: tupl
         if outlines:
             w = _width(outlines[0])
             spots = [q for quad in outlines for q in _index_spots(quad)]
-            over = [det for det, members in faceless for p in members
-                    if p.cls == "index" and p.p >= OVER_SURE and det.symbol != best[2].symbol
-                    and _inside(p.centre, best[0].box)
-                    and all(_covers(best[0], quad, np.float32(p.centre), SHOWN_DEPTH) for quad in outlines)
-                    and min(np.hypot(*(np.float32(p.centre) - q)) for q in spots) > OWN_SPOT * w]
-            if over:
-                return max(over, key=lambda det: det.confidence)
+
+            def shows_over(pt: np.ndarray) -> bool:
+                return _inside(pt, best[0].box) and all(_covers(best[0], quad, pt, SHOWN_DEPTH) for quad in outlines) \
+                    and min(np.hypot(*(pt - q)) for q in spots) > OWN_SPOT * w
         else:
             # the face's outline is not known: a corner index at its box's middle, where the
             # face's centre symbol is printed and never a corner of its own (fresh pile 9,440,790:
             # a purple 5's corner at 0.31 of the longer side inside a purple 9's box, a hand
             # over the 9's corners)
-            over = [det for det, members in faceless for p in members
-                    if p.cls == "index" and p.p >= OVER_SURE and det.symbol != best[2].symbol
-                    and _depth(p.centre, best[0].box) >= BOX_MIDDLE]
-            if over:
-                return max(over, key=lambda det: det.confidence)
+            def shows_over(pt: np.ndarray) -> bool:
+                return _depth(pt, best[0].box) >= BOX_MIDDLE
+        over = [det for det, members in faceless for p in members
+                if p.cls == "index" and p.p >= OVER_SURE and det.symbol != best[2].symbol
+                and shows_over(np.float32(p.centre))]
+        if over:
+            return max(over, key=lambda det: det.confidence)
     return best[2]
 
 
@@ -1224,13 +1223,12 @@ def _beneath(parts: list[Part], symbol: str) -> bool:
     if quad is None:
         return False
     middle, width = quad.mean(0), _width(quad)
-
-    def outside(over: np.ndarray) -> bool:       # the corners that show lie outside the card over them
-        return all(cv2.pointPolygonTest(over.reshape(-1, 1, 2), (float(c.centre[0]), float(c.centre[1])), True)
-                   < SHOWN_DEPTH * _width(over) for c in corners)
+    # the corners that show lie outside the card over them (`_covers`, its outline drawn from that
+    # centre and its own corner)
     return any(p.cls == "centre" and p.symbol != symbol
                and np.hypot(*(np.float32(p.centre) - middle)) <= MIDDLE_REACH * width
-               and any(q.cls == "index" and q.symbol == p.symbol and outside(_card_quad([p, q])) for q in parts)
+               and any(q.cls == "index" and q.symbol == p.symbol and not any(
+                   _covers(p, _card_quad([p, q]), np.float32(c.centre), SHOWN_DEPTH) for c in corners) for q in parts)
                for p in parts)
 
 
