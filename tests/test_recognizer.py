@@ -2012,3 +2012,49 @@ def test_a_photo_read_better_squat_is_read_squatter_still(squat_p, want):
     assert top.symbol == want
     if want == "9":
         assert tuple(round(v, 1) for v in top.box) == (100, 100, 200, 300)
+
+
+def test_an_index_outside_a_face_joins_it_only_showing_the_faces_own_symbol():
+    # fresh pile 9,500,869: a red 7 over a red draw two, a hand over the 7's middle, where the
+    # draw two's centre is found faintly (0.29, read at 0.49). The draw two's corner just outside
+    # the 7's box showed that faint centre's symbol and joined the face, outvoting the 7's corner.
+    # A corner joins a face showing the face's own symbol: its corners'. The detector's parts as found
+    parts = [("index", (284, 227, 329, 271), 0.6, "7", 0.98), ("centre", (181, 79, 298, 196), 0.29, "draw_two", 0.49),
+             ("index", (47, 75, 98, 119), 0.55, "draw_two", 0.96), ("index", (417, 81, 473, 133), 0.65, "3", 0.99),
+             ("card", (101, 1, 375, 303), 0.64, "none", 0.0)]
+    colours = {b: "red" for _, b, *_ in parts}
+    colours[(417, 81, 473, 133)] = "blue"
+    sc = make_scene(9_500_869, size=(640, 480), kind="pile", deck_name=None)
+    got = _Scripted(parts, colours).recognize(sc.image)
+    assert got.top.card == sc.top == Card.parse("red 7")
+    assert "red draw two" in {str(d.card) for d in got.cards}
+
+
+class _ReadsMiddle(_Scripted):
+    """A classifier that reads a face's middle (a centre symbol the detector did not find, read
+    by `_middle_readings`) as `symbol` at `p`; the scripted parts keep their readings."""
+
+    def __init__(self, parts, colours, symbol, p):
+        super().__init__(parts, colours)
+        self._middle = (symbol, p)
+
+    def classify(self, image, parts):
+        for q in parts:
+            if q.cls == "centre" and q.symbol == "none":
+                q.symbol, q.p = self._middle
+
+
+@pytest.mark.parametrize("face_score,read,want", [
+    (0.67, 0.94, "red 9"),     # a face found surely, its middle read surely: the card
+    (0.67, 0.6, "blue 9"),     # its middle read unsurely: the corner beside it
+    (0.5, 0.94, "blue 9"),     # a face found faintly (a playing card's is found at 0.4-0.61)
+])
+def test_a_face_with_no_part_found_inside_is_read_by_its_middle(face_score, read, want):
+    # fresh pile 9,501,145 (a Seinfeld orange 9, here in the classic deck's colours): two hands'
+    # fingers across its centre symbol and over its corners, no part of it found; its face found
+    # at 0.67. A blue 9's corner beside the pile was taken for the top card
+    parts = [("index", (502, 30, 552, 79), 0.77, "9", 0.97), ("card", (212, 120, 527, 480), face_score, "none", 0.0)]
+    colours = {(502, 30, 552, 79): "blue", (212, 120, 527, 480): "red"}
+    sc = make_scene(9_501_145, size=(640, 480), kind="pile", deck_name=None)
+    got = _ReadsMiddle(parts, colours, "9", read).recognize(sc.image)
+    assert str(got.top.card) == want
