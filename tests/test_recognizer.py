@@ -309,6 +309,12 @@ class _Scripted(Recognizer):
         return None if c is None else np.full(20, HUES[c][0], np.float32)
 
 
+def _read_pile(seed: int, reader: Recognizer):
+    """(the benchmark's pile `seed`, as `bench_recognizer.py` makes it, and what `reader` reads in it)."""
+    sc = make_scene(seed, size=(640, 480), kind="pile", deck_name=None)
+    return sc, reader.recognize(sc.image)
+
+
 class _SeenDarkened(_Scripted):
     """A detector that finds its parts only in `frame` darkened (`recognizer.DARKEN`), and a
     classifier that reads them surely only there."""
@@ -656,8 +662,7 @@ def test_an_outline_from_a_box_round_part_of_a_card_is_not_compared():
     colours = {b: c for b, c in [((241, 315, 287, 356), "blue"), ((344, 165, 399, 217), "green"),
                                  ((381, 211, 503, 333), "green"), ((309, 111, 559, 430), "green"),
                                  ((204, 167, 382, 366), "blue")]}
-    sc = make_scene(9_420_850, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_420_850, _Scripted(parts, colours))
     assert {"blue 9", "green skip"} <= {str(d.card) for d in got.cards}
     assert got.top.card == sc.top == Card.parse("green skip")
 
@@ -672,8 +677,7 @@ def test_a_corner_index_no_face_took_inside_the_top_faces_outline_lies_over_it()
              ("card", (280, 311, 387, 426), 0.4, "none", 0.0)]
     colours = {(355, 315, 379, 339): "yellow", (358, 424, 380, 446): "red", (336, 306, 360, 328): "blue",
                (280, 311, 387, 426): "yellow"}
-    sc = make_scene(9_440_844, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_440_844, _Scripted(parts, colours))
     assert {"yellow skip", "red 3", "blue 3", "wild"} == {str(d.card) for d in got.cards}
     assert got.top.card == sc.top == Card.parse("wild")
 
@@ -686,8 +690,7 @@ def test_a_corner_index_no_face_took_at_the_middle_of_a_faces_box_lies_over_it()
     parts = [("index", (208, 244, 257, 292), 0.81, "9", 0.98), ("index", (350, 234, 391, 275), 0.6, "5", 0.98),
              ("card", (185, 171, 453, 409), 0.66, "none", 0.0)]
     colours = {b: "blue" for _, b, *_ in parts}
-    sc = make_scene(9_440_790, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_440_790, _Scripted(parts, colours))
     assert {"blue 9", "blue 5"} == {str(d.card) for d in got.cards}
     assert got.top.card == Card.parse("blue 5")
 
@@ -739,8 +742,7 @@ def test_a_wild_whose_unseen_corner_shows_another_cards_colour_lies_beneath():
     colours = {(393, 192, 423, 221): "green", (503, 228, 532, 257): "green", (505, 187, 535, 215): "blue",
                (394, 234, 420, 258): "blue", (421, 184, 499, 265): "green", (379, 149, 547, 309): "green",
                (450, 89, 560, 203): "many"}
-    sc = make_scene(9_460_470, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_460_470, _Scripted(parts, colours))
     assert {"green draw two", "blue 4", "wild draw four"} == {str(d.card) for d in got.cards}
     assert got.top.card == sc.top == Card.parse("green draw two")
 
@@ -757,8 +759,7 @@ def test_where_a_face_has_no_outline_its_box_stands_in_to_compare_looks():
     colours = {(253, 353, 284, 382): "blue", (368, 229, 403, 261): "blue", (416, 191, 456, 230): "yellow",
                (290, 268, 365, 343): "blue", (358, 364, 445, 445): "red", (273, 323, 539, 480): "red",
                (216, 217, 448, 387): "blue"}
-    sc = make_scene(9_480_689, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_480_689, _Scripted(parts, colours))
     assert {"blue 3", "red 9", "yellow 8"} == {str(d.card) for d in got.cards}
     assert got.top.card == Card.parse("blue 3")
 
@@ -789,8 +790,7 @@ def test_two_corners_round_a_faces_middle_decide_its_colour_over_a_centre_beside
              ("centre", (313, 79, 401, 167), 0.31, "9", 0.83), ("card", (194, 79, 429, 307), 0.67, "none", 0.0)]
     colours = {(213, 161, 250, 199): "blue", (222, 47, 256, 81): "blue", (352, 23, 392, 64): "red",
                (375, 228, 411, 265): "blue", (313, 79, 401, 167): "red", (194, 79, 429, 307): ("red", 0.6)}
-    sc = make_scene(9_480_752, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_480_752, _Scripted(parts, colours))
     assert "blue 9" in {str(d.card) for d in got.cards}
     assert got.top.card == Card.parse("blue 9")
 
@@ -805,8 +805,7 @@ def test_a_centre_whose_card_would_cover_a_corner_that_shows_is_that_corners_car
              ("index", (340, 153, 392, 204), 0.63, "draw_two", 0.97), ("centre", (414, 80, 577, 242), 0.46, "draw_two", 0.37),
              ("card", (309, 0, 636, 363), 0.76, "none", 0.0)]
     colours = {b: "green" for c, b, *_ in parts if c != "centre"}
-    sc = make_scene(9_460_045, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_460_045, _Scripted(parts, colours))
     assert {"green 2", "green draw two"} == {str(d.card) for d in got.cards}
     assert got.top.card == sc.top == Card.parse("green 2")
 
@@ -821,8 +820,7 @@ def test_a_centre_in_another_colour_does_not_place_a_covered_faces_middle():
              ("card", (356, 195, 624, 480), 0.64, "none", 0.0), ("card", (174, 51, 444, 382), 0.56, "none", 0.0)]
     colours = {(197, 147, 259, 206): "yellow", (405, 198, 452, 250): "blue", (304, 180, 399, 290): "yellow",
                (356, 195, 624, 480): "blue", (174, 51, 444, 382): "yellow"}
-    sc = make_scene(9_460_173, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_460_173, _Scripted(parts, colours))
     assert {"blue 3", "yellow skip"} <= {str(d.card) for d in got.cards}
     assert got.top.card == sc.top == Card.parse("blue 3")
 
@@ -838,8 +836,7 @@ def test_a_centre_read_in_another_colour_under_a_hand_still_votes_for_its_symbol
              ("card", (105, 4, 465, 365), 0.7, "none", 0.0)]
     colours = {b: "blue" for _, b, *_ in parts}
     colours[(199, 97, 350, 249)] = "red"
-    sc = make_scene(9_490_013, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_490_013, _Scripted(parts, colours))
     assert got.top.card == sc.top == Card.parse("blue 7")
 
 
@@ -2024,8 +2021,7 @@ def test_an_index_outside_a_face_joins_it_only_showing_the_faces_own_symbol():
              ("card", (101, 1, 375, 303), 0.64, "none", 0.0)]
     colours = {b: "red" for _, b, *_ in parts}
     colours[(417, 81, 473, 133)] = "blue"
-    sc = make_scene(9_500_869, size=(640, 480), kind="pile", deck_name=None)
-    got = _Scripted(parts, colours).recognize(sc.image)
+    sc, got = _read_pile(9_500_869, _Scripted(parts, colours))
     assert got.top.card == sc.top == Card.parse("red 7")
     assert "red draw two" in {str(d.card) for d in got.cards}
 
@@ -2055,6 +2051,5 @@ def test_a_face_with_no_part_found_inside_is_read_by_its_middle(face_score, read
     # at 0.67. A blue 9's corner beside the pile was taken for the top card
     parts = [("index", (502, 30, 552, 79), 0.77, "9", 0.97), ("card", (212, 120, 527, 480), face_score, "none", 0.0)]
     colours = {(502, 30, 552, 79): "blue", (212, 120, 527, 480): "red"}
-    sc = make_scene(9_501_145, size=(640, 480), kind="pile", deck_name=None)
-    got = _ReadsMiddle(parts, colours, "9", read).recognize(sc.image)
+    sc, got = _read_pile(9_501_145, _ReadsMiddle(parts, colours, "9", read))
     assert str(got.top.card) == want

@@ -256,26 +256,26 @@ class Recognizer:
         of a tilted face, when they are as many and as sure. A face found at `ALONE_FACE` with no
         part found inside it (fingers across its centre symbol, a hand over its corners) is read by
         its middle alone, where that reads a symbol at `ALONE_READ`."""
-        middles, shown = [], []
+        middles, asks = [], []        # asks: per face, (the symbols its middle may read, how surely)
         for f in (p for p in parts if p.cls == "card"):
             if any(q.cls == "centre" and _inside(q.centre, f.box) for q in parts):
                 continue
             symbols = {q.symbol for q in parts
                        if q.cls == "index" and q.symbol != "none" and _within(q, f.box, image.shape)}
-            if not symbols and f.score >= ALONE_FACE and not any(
-                    q.cls != "card" and _within(q, f.box, image.shape) for q in parts):
-                symbols = ALONE
             if symbols:
-                cx, cy = f.centre
-                for k in MIDDLE_OF_BOX:
-                    r = k / 2 * f.size
-                    middles.append(Part("centre", (cx - r, cy - r, cx + r, cy + r), f.score))
-                    shown.append(symbols)
+                asks.append((symbols, 0.0))
+            elif f.score >= ALONE_FACE and not any(q.cls != "card" and _within(q, f.box, image.shape) for q in parts):
+                asks.append((ALONE, ALONE_READ))
+            else:
+                continue
+            cx, cy = f.centre
+            for k in MIDDLE_OF_BOX:
+                r = k / 2 * f.size
+                middles.append(Part("centre", (cx - r, cy - r, cx + r, cy + r), f.score))
         self.classify(image, middles)
         n = len(MIDDLE_OF_BOX)
         best = [max(middles[i:i + n], key=lambda m: m.p) for i in range(0, len(middles), n)]
-        return [m for m, symbols in zip(best, shown[::n])
-                if m.symbol in symbols and (symbols is not ALONE or m.p >= ALONE_READ)]
+        return [m for m, (symbols, least) in zip(best, asks) if m.symbol in symbols and m.p >= least]
 
     @staticmethod
     def light_gains(image: np.ndarray, parts: list[Part]) -> np.ndarray:
