@@ -454,3 +454,65 @@ def test_the_label_reader_gives_back_the_boxes_the_dataset_wrote(tmp_path):
         lines = [f"{c} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
                  for c, (x1, y1, x2, y2) in read_labels(f, w, h)]
         assert "".join(line + "\n" for line in lines) == f.read_text()
+
+
+def _upright(quad) -> tuple:
+    q = np.float32(quad)
+    return q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()
+
+
+@pytest.mark.parametrize("tilt", [0, 30])
+def test_every_face_up_card_placed_has_its_outline_and_the_top_cards_is_uncovered(tilt):
+    checked = 0
+    for seed in range(30):
+        sc = make_scene(seed, size=(320, 320), kind="pile", hands=0.0, tilt=tilt)
+        assert [o.card for o in sc.outlines] == sc.present
+        covered = [o.covered for o in sc.outlines]
+        assert covered[-1] == 0.0 and all(0 <= c <= 1 for c in covered)
+        top = [lab for lab in sc.labels if lab.cls == "card" and lab.card == sc.outlines[-1].card]
+        if top and top[0].visible > 0.95:
+            # wholly in view (the rounded corners are not the face's): the face label's box is
+            # the outline's upright box; tilted, the upright box of its tilted upright box
+            x1, y1, x2, y2 = _upright(sc.outlines[-1].quad)
+            if not tilt:
+                assert np.allclose(top[0].box, (x1, y1, x2, y2), atol=2.5)
+                assert sc.outlines[-1].seen == top[0].visible
+            else:
+                b = top[0].box
+                assert b[0] - 2.5 <= x1 and b[1] - 2.5 <= y1 and x2 <= b[2] + 2.5 and y2 <= b[3] + 2.5
+                assert (x2 - x1) * (y2 - y1) > 0.6 * (b[2] - b[0]) * (b[3] - b[1])
+            checked += 1
+    assert checked >= 10
+
+
+def test_outlines_as_oriented_boxes_name_covered_cards_and_stay_inside_the_frame():
+    from companion.vision.dataset import OUTLINE_CLASSES, outline_rows
+    from companion.vision.synth import Outline
+    red, blue = Card.parse("red 7"), Card.parse("blue 2")
+    inside = np.float32([[100, 100], [160, 100], [160, 190], [100, 190]])
+    cut = inside + [-120, 0]           # two thirds of it left of the frame
+    gone = inside + [-150, 0]          # a sixth in view
+    rows = outline_rows([Outline(red, inside, 0.0, 1.0), Outline(blue, inside + 5, 0.3, 0.6),
+                         Outline(red, cut, 0.0, 0.3), Outline(blue, gone, 0.0, 0.2),
+                         Outline(red, inside, 0.0, 0.05), Outline(blue, inside, 0.5, 0.1)], 320, 240)
+    assert [OUTLINE_CLASSES[c] for c, _ in rows] == ["card", "under", "card"]
+    assert np.allclose(rows[0][1] * [320, 240], inside, atol=1e-3)
+    assert np.allclose(_upright(rows[2][1] * [320, 240]), (0, 100, 40, 190), atol=1e-3)
+    for _, q in rows:
+        assert q.min() >= 0 and q.max() <= 1
+
+
+def test_outline_dataset_writes_oriented_boxes_of_the_scenes(tmp_path):
+    from companion.vision.dataset import write_outline_dataset
+    yaml = write_outline_dataset(tmp_path, count=4, val=1, procs=1, first_seed=700, kinds=("pile", "negative"))
+    assert "0: card" in yaml.read_text() and "1: under" in yaml.read_text()
+    files = sorted((tmp_path / "labels" / "train").glob("*.txt"))
+    assert len(files) == 4 and len(list((tmp_path / "images" / "val").glob("*.jpg"))) == 1
+    piles = [f.read_text().splitlines() for f in files if int(f.stem[1:]) % 2 == 0]
+    negatives = [f.read_text() for f in files if int(f.stem[1:]) % 2 == 1]
+    assert negatives == ["", ""] and all(piles)
+    for rows in piles:
+        assert sum(r.startswith("0 ") for r in rows) == 1      # one pile, one top card
+        for r in rows:
+            v = [float(t) for t in r.split()]
+            assert len(v) == 9 and 0 <= min(v[1:]) and max(v[1:]) <= 1

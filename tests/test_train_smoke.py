@@ -45,6 +45,24 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
 
 
 @need_train
+def test_outline_recipe_trains_oriented_boxes_from_the_detectors_weights(tmp_path):
+    from companion.vision.dataset import write_outline_dataset
+    data = write_outline_dataset(tmp_path / "ol", count=4, val=2, procs=1, kinds=("pile",))
+    env = {**os.environ, "YOLO_OFFLINE": "1", "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}
+    run = [sys.executable, str(ROOT / "models" / "train_detector.py"), "--data", str(data), "--epochs", "1",
+           "--imgsz", "64", "--batch", "4", "--workers", "0", "--close-mosaic", "0",
+           "--project", str(tmp_path / "runs"), "--name", "ol", "--model", "yolo11n-obb.yaml"]
+    out = subprocess.run(run + ["--transfer", str(ROOT / "models" / "detector.pt")],
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert "Transferred" in out.stdout + out.stderr             # the backbone came from the detector
+    assert (tmp_path / "runs" / "ol" / "weights" / "last.pt").is_file()
+    out = subprocess.run(run + ["--transfer", str(tmp_path / "missing.pt")], capture_output=True, text=True,
+                         timeout=600, env=env)
+    assert out.returncode != 0 and "missing.pt" in out.stderr
+
+
+@need_train
 def test_classifier_recipe_trains_and_exports_onnx(tmp_path):
     import onnxruntime as ort
     from companion.vision.classes import SYMBOLS

@@ -2,5 +2,8 @@
 from ..cards import NUMBERS
 
 DETECTOR_CLASSES = ("index", "centre", "card")
+# the outline finder's classes (oriented boxes): a face-up card no other card covers, and one
+# that other cards partly cover
+OUTLINE_CLASSES = ("card", "under")
 SYMBOLS = NUMBERS + ("skip", "reverse", "draw_two", "wild", "wild_draw_four", "wild_swap_hands",
                      "wild_shuffle_hands", "wild_customizable", "wild_seinfeld", "none")

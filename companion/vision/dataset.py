@@ -2,6 +2,7 @@
 
     python -m companion.vision.dataset detector OUT --count 4000 --first-seed 0
     python -m companion.vision.dataset crops OUT --count 3000 --first-seed 500000
+    python -m companion.vision.dataset outlines OUT --count 5000 --first-seed 600000
 
 Seeds name the scenes: training, validation and the held-out benchmark use disjoint ranges
 (see ``SEEDS``), so a benchmark scene is never seen in training.
@@ -16,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import DETECTOR_CLASSES as CLASSES
+from .classes import DETECTOR_CLASSES as CLASSES, OUTLINE_CLASSES
 from .render import SHAPES, font_folders, truetype_fonts
 from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, make_scene
 
@@ -99,6 +100,14 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
     the validation range so that a later batch of scenes adds new ones instead of repeating."""
+    return _write_yolo(out, count, val, procs, first_seed, CLASSES, _write_detector,
+                       (heights, tilt, _check_kinds(kinds), hands, cut_labels, soft))
+
+
+def _write_yolo(out: Path, count: int, val: int, procs: int, first_seed: int | None, names: tuple, fn,
+                extra: tuple) -> Path:
+    """An Ultralytics dataset: `fn((seed, out, split) + extra)` writes each scene's image and
+    labels; `count` training scenes from `first_seed`, `val` validation ones; returns data.yaml."""
     first = SEEDS["train"] if first_seed is None else first_seed
     if not (SEEDS["train"] <= first and first + count <= SEEDS["val"]):
         raise ValueError(f"training seeds {first}..{first + count - 1} leave the training range")
@@ -106,15 +115,14 @@ def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, firs
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    kinds = _check_kinds(kinds)
-    jobs = [(first + i, out, "train", heights, tilt, kinds, hands, cut_labels, soft) for i in range(count)]
-    jobs += [(SEEDS["val"] + i, out, "val", heights, tilt, kinds, hands, cut_labels, soft) for i in range(val)]
-    for k, _ in enumerate(_run(_write_detector, jobs, procs)):
+    jobs = [(first + i, out, "train") + extra for i in range(count)]
+    jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(val)]
+    for k, _ in enumerate(_run(fn, jobs, procs)):
         if k % 500 == 0:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
-    names = "\n".join(f"  {i}: {c}" for i, c in enumerate(CLASSES))
+    listed = "\n".join(f"  {i}: {c}" for i, c in enumerate(names))
     yaml = out / "data.yaml"
-    yaml.write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    yaml.write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{listed}\n")
     return yaml
 
 
@@ -161,6 +169,63 @@ def frame_cut(img: np.ndarray, box, rng: np.random.Generator, keep=(CUT_CENTRE, 
         return img[e:], (x1, 0.0, x2, y2 - e)
     e = int(round(y1 + k * (y2 - y1)))
     return img[:e], (x1, y1, x2, float(e))
+
+
+# an outline is labelled when this much of its face is seen: a card no other card covers (under
+# a hand, maybe: the top card the referee needs), or one other cards partly cover
+OUTLINE_SEEN = {"card": 0.08, "under": 0.12}
+# the share of a face other cards may hide and still count as uncovered (as `synth._collect`)
+OUTLINE_COVERED = 0.04
+
+
+def outline_rows(outlines: list, w: int, h: int) -> list[tuple[int, np.ndarray]]:
+    """(class id, 4x2 corners as shares of the frame) of each outline worth labelling, as an
+    Ultralytics oriented box. A card the frame cuts is labelled by the smallest turned rectangle
+    round its part inside the frame (Ultralytics takes no corner outside the frame); one with less
+    than a fifth of its area inside it, not at all."""
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    rows = []
+    for o in outlines:
+        cls = "card" if o.covered < OUTLINE_COVERED else "under"
+        if o.seen < OUTLINE_SEEN[cls]:
+            continue
+        quad = np.float32(o.quad)
+        area = abs(cv2.contourArea(quad))
+        if area < 16:
+            continue
+        if not ((quad >= -1).all() and (quad[:, 0] <= w + 1).all() and (quad[:, 1] <= h + 1).all()):
+            inter, poly = cv2.intersectConvexConvex(_convex(quad), frame)
+            if poly is None or inter < 0.2 * area:
+                continue
+            quad = cv2.boxPoints(cv2.minAreaRect(poly.reshape(-1, 2)))
+        rows.append((OUTLINE_CLASSES.index(cls), np.clip(quad / [w, h], 0, 1).astype(np.float32)))
+    return rows
+
+
+def _convex(quad: np.ndarray) -> np.ndarray:
+    """The quad's corners as a convex polygon, counter-clockwise as OpenCV's intersection wants."""
+    return cv2.convexHull(np.float32(quad)).reshape(-1, 2)
+
+
+def _write_outlines(args):
+    seed, out, split, heights, tilt, kinds, hands = args
+    kind = kinds[seed % len(kinds)] if kinds else None
+    sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt, kind=kind, hands=hands)
+    h, w = sc.image.shape[:2]
+    name = f"s{seed:08d}"
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    lines = [f"{c} " + " ".join(f"{v:.6f}" for v in q.reshape(-1)) for c, q in outline_rows(sc.outlines, w, h)]
+    (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return 1
+
+
+def write_outline_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None,
+                          heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = (),
+                          hands: float | None = None) -> Path:
+    """Images + Ultralytics oriented-box labels of every face-up card's outline (`outline_rows`)
+    + data.yaml; returns the data.yaml path. The arguments are `write_detector_dataset`'s."""
+    return _write_yolo(out, count, val, procs, first_seed, OUTLINE_CLASSES, _write_outlines,
+                       (heights, tilt, _check_kinds(kinds), hands))
 
 
 RARE = ("wild", "wild_draw_four", "wild_swap_hands", "wild_shuffle_hands", "wild_customizable", "wild_seinfeld",
@@ -258,7 +323,7 @@ def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: i
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["detector", "crops"])
+    ap.add_argument("what", choices=["detector", "crops", "outlines"])
     ap.add_argument("out")
     ap.add_argument("--count", type=int, default=4000)
     ap.add_argument("--val", type=int, default=400)
@@ -305,7 +370,10 @@ def main(argv=None):
         fonts = pick_fonts(a.fonts)
     except ValueError as exc:
         ap.error(str(exc))
-    if a.what == "detector":
+    if a.what == "outlines":
+        print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
+                                    a.tilt, tuple(a.kinds), a.hands))
+    elif a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                    a.tilt, tuple(a.kinds), a.hands, a.cut_labels, a.soft))
     else:

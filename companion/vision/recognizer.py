@@ -25,10 +25,7 @@ from .classes import DETECTOR_CLASSES, SYMBOLS
 from .colour import (SKIN_MAX_SAT, balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit,
                      saturated_hues, skin_like, skin_most)
 from .dataset import crop_square
-
-
-class ModelError(RuntimeError):
-    """The recogniser's model files are missing or unreadable."""
+from .runtime import ModelError, letterbox, session
 
 
 @dataclass(frozen=True)
@@ -82,20 +79,6 @@ class Part:
         return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
 
 
-def _session(path: Path, threads: int):
-    import onnxruntime as ort
-    if not path.is_file():
-        raise ModelError(f"model file missing: {path}")
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.log_severity_level = 3
-    try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own error types
-        raise ModelError(f"cannot load model {path}: {exc}") from exc
-
-
 class Recognizer:
     """Finds every face-up card in a BGR image, and the top card of the pile."""
 
@@ -132,8 +115,8 @@ class Recognizer:
         self.turns = self.meta.get("classifier_turns", 1)
         if self.turns not in (1, 2, 3, 4):
             raise ModelError(f"{meta_path}: classifier_turns must be 1, 2, 3 or 4, not {self.turns!r}")
-        self.det = _session(folder / self.meta.get("detector", "detector.onnx"), threads)
-        self.cls = _session(folder / self.meta.get("classifier", "classifier.onnx"), threads)
+        self.det = session(folder / self.meta.get("detector", "detector.onnx"), threads)
+        self.cls = session(folder / self.meta.get("classifier", "classifier.onnx"), threads)
         self.crop = int(self.meta.get("crop", 48))
         self._allowed = np.array([s in allowed for s in SYMBOLS])
 
@@ -144,12 +127,7 @@ class Recognizer:
         h, w = image.shape[:2]
         if h == 0 or w == 0:        # an empty region (a corner of a frame a pixel high)
             return []
-        s = self.imgsz * fill / max(h, w)
-        nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
-        canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
-        top, left = (self.imgsz - nh) // 2, (self.imgsz - nw) // 2
-        canvas[top: top + nh, left: left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-        x = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        x, s, left, top = letterbox(image, self.imgsz, fill)
         out = self.det.run(None, {self.det.get_inputs()[0].name: x})[0][0]   # (4+nc, N)
         boxes, scores = out[:4].T, out[4:].T
         cls = scores.argmax(1)

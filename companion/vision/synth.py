@@ -9,7 +9,9 @@ it, and the light, shadows, glare, blur, noise and JPEG of a cheap camera::
     ((320, 320, 3), True)
 
 Labels: every corner index and centre symbol that is visible (class ``index`` / ``centre``),
-and every card face that no other card covers (class ``card``), each with its card.
+and every card face that no other card covers (class ``card``), each with its card; and the
+outline of every face-up card placed (``Scene.outlines``: its four corners in the image, how much
+of it later cards hide and how much of it is seen).
 """
 from __future__ import annotations
 
@@ -37,6 +39,14 @@ class Label:
 
 
 @dataclass
+class Outline:
+    card: Card
+    quad: np.ndarray         # 4x2 corners of the whole face in the image (tl, tr, br, bl), hidden parts too
+    covered: float           # the share of the face later cards hide (a hand is no card)
+    seen: float              # the share of the face seen in the image
+
+
+@dataclass
 class Scene:
     image: np.ndarray
     labels: list = field(default_factory=list)
@@ -46,6 +56,7 @@ class Scene:
     deck: str = "classic"            # the deck profile the cards were drawn from
     lookalikes: list = field(default_factory=list)   # boxes of printed ranks, digits and pictures: no UNO symbol
     present: list = field(default_factory=list)      # every face-up card placed, however little of it shows
+    outlines: list = field(default_factory=list)     # an `Outline` of every face-up card placed, bottom first
 
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
@@ -417,13 +428,10 @@ def compose(cards_layout, rng, size, style, backgrounds=None, *, clutter=False, 
     return canvas
 
 
-def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg: float) -> tuple:
-    """The scene as a camera tilted up to `max_deg` from straight overhead sees it (a phone held
-    at an angle): the far side of the table shrinks. The view is zoomed about its centre until no
-    corner of the frame looks past the table. Labels' boxes are carried along (the upright box of
-    each moved box, cut to the frame, its visible share lowered by what the cut took); a label
-    whose centre leaves the frame is dropped."""
-    h, w = img.shape[:2]
+def tilt_homography(rng: np.random.Generator, w: int, h: int, max_deg: float) -> np.ndarray:
+    """The 3x3 map from an overhead `w` x `h` view to what a camera tilted up to `max_deg` from
+    straight overhead sees (a phone held at an angle): the far side of the table shrinks. The view
+    is zoomed about its centre until no corner of the frame looks past the table."""
     theta = np.deg2rad(rng.uniform(0.4, 1.0) * max_deg)
     psi = rng.uniform(0, 2 * np.pi)
     f = rng.uniform(0.8, 1.3) * max(w, h)
@@ -438,6 +446,21 @@ def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg
         back = cv2.perspectiveTransform(corners, np.linalg.inv(z)).reshape(-1, 2)
         if (back >= -1).all() and (back[:, 0] <= w + 1).all() and (back[:, 1] <= h + 1).all():
             break
+    return z
+
+
+def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg: float) -> tuple:
+    """The scene as a camera tilted up to `max_deg` from straight overhead sees it
+    (`tilt_homography`), and its labels carried along (`tilt_view`)."""
+    h, w = img.shape[:2]
+    return tilt_view(img, labels, tilt_homography(rng, w, h, max_deg))
+
+
+def tilt_view(img: np.ndarray, labels: list, z: np.ndarray) -> tuple:
+    """`img` seen through the tilt `z`, and its labels' boxes carried along (the upright box of
+    each moved box, cut to the frame, its visible share lowered by what the cut took); a label
+    whose centre leaves the frame is dropped."""
+    h, w = img.shape[:2]
     out = cv2.warpPerspective(img, z, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     moved = []
     for lab in labels:
@@ -453,6 +476,16 @@ def camera_tilt(img: np.ndarray, labels: list, rng: np.random.Generator, max_deg
         kept = (box[2] - box[0]) * (box[3] - box[1]) / whole if whole > 0 else 0.0
         moved.append(Label(lab.cls, box, lab.card, round(lab.visible * kept, 3)))
     return out, moved
+
+
+def _outlines(canvas: Canvas) -> list:
+    out = []
+    for p in canvas.placed:
+        if p.face.card is not None:
+            covered, _ = canvas.covered_by_cards(p)
+            seen, _ = canvas.visible(p, (0, 0, CARD_W, CARD_H))
+            out.append(Outline(p.face.card, np.float32(p.quad), round(covered, 3), round(seen, 3)))
+    return out
 
 
 def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind: str | None = None,
@@ -529,10 +562,13 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
         add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
     labels, cards = _collect(canvas, cut=cut_labels)
     lookalikes += _decoys(canvas)
+    outlines = _outlines(canvas)
     img = canvas.img
     if tilt:      # its own random stream: the same seed without tilt gives the same scene as before
-        img, moved = camera_tilt(img, labels + [Label("lookalike", b, None) for b in lookalikes],
-                                 np.random.default_rng([seed, 7]), tilt)
+        z = tilt_homography(np.random.default_rng([seed, 7]), w, h, tilt)
+        img, moved = tilt_view(img, labels + [Label("lookalike", b, None) for b in lookalikes], z)
+        for o in outlines:
+            o.quad = cv2.perspectiveTransform(o.quad[:, None], z).reshape(-1, 2).astype(np.float32)
         labels = [lab for lab in moved if lab.cls != "lookalike"]
         lookalikes = [lab.box for lab in moved if lab.cls == "lookalike"]
         shown = {id(lab.card) for lab in labels if lab.cls == "index"}
@@ -549,4 +585,4 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     if effects:
         img = camera_effects(img, rng)
     present = [p.face.card for p in canvas.placed if p.face.card is not None]
-    return Scene(img, labels, top, cards, kind, str(deck_name), lookalikes, present)
+    return Scene(img, labels, top, cards, kind, str(deck_name), lookalikes, present, outlines)

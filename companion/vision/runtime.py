@@ -1,0 +1,41 @@
+"""What the recogniser's networks share at run time: ONNX Runtime sessions and the letterboxed
+square input Ultralytics models are exported for (no torch)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+class ModelError(RuntimeError):
+    """The recogniser's model files are missing or unreadable."""
+
+
+def session(path: Path, threads: int):
+    """An ONNX Runtime session on the CPU with `threads` threads; a `ModelError` naming the path
+    when the file is missing or not a model."""
+    import onnxruntime as ort
+    if not path.is_file():
+        raise ModelError(f"model file missing: {path}")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own error types
+        raise ModelError(f"cannot load model {path}: {exc}") from exc
+
+
+def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarray, float, int, int]:
+    """`image` drawn into a `size` x `size` input, its longer side `fill` of the input's, grey
+    around it: (the network's input, 1x3xHxW RGB in 0..1; the scale; the left and top offsets).
+    A point (x, y) of the input is ((x - left) / scale, (y - top) / scale) in the image."""
+    h, w = image.shape[:2]
+    s = size * fill / max(h, w)
+    nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    top, left = (size - nh) // 2, (size - nw) // 2
+    canvas[top: top + nh, left: left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    return canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255, s, left, top
