@@ -1,10 +1,12 @@
 """Export trained weights to the shipped files in models/.
 
     python models/export.py --detector runs/det320/weights/best.pt --imgsz 320
+    python models/export.py --outlines runs/ol1/weights/last.pt --imgsz 320
 
-Copies the PyTorch weights to models/detector.pt, exports ONNX at the deployed input size to
-models/detector.onnx, and writes models/recognizer.json (what the run-time Recognizer reads).
-The classifier is exported by train_classifier.py itself.
+Copies the PyTorch weights to models/detector.pt (the outline finder's to models/outlines.pt),
+exports ONNX at the deployed input size to models/detector.onnx (models/outlines.onnx), and
+writes models/recognizer.json (what the run-time Recognizer reads). The classifier is exported by
+train_classifier.py itself.
 """
 from __future__ import annotations
 
@@ -20,15 +22,39 @@ sys.path.insert(0, str(HERE))
 from train_detector import offline_ultralytics  # noqa: E402
 
 
+TASKS = {"detect": "a detector", "obb": "an oriented-box model (the outline finder)"}
+
+
+def export_onnx(YOLO, weights: str, imgsz: int, out: Path, name: str, task: str):
+    """`weights` (a model for Ultralytics' `task`) as `out`/`name`.onnx at `imgsz` (and copied to
+    `out`/`name`.pt); returns the model."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # Ultralytics writes the .onnx beside the weights: export a copy, so that exporting the
+        # shipped models/detector.pt elsewhere leaves models/detector.onnx as it was
+        copy = Path(tmp) / f"{name}.pt"
+        shutil.copy(weights, copy)
+        model = YOLO(str(copy))
+        if model.task != task:
+            sys.exit(f"{weights} is not {TASKS[task]}: Ultralytics calls it a {model.task!r} model")
+        onnx = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False, half=False))
+        if Path(weights).resolve() != (out / f"{name}.pt").resolve():
+            shutil.copy(weights, out / f"{name}.pt")
+        shutil.move(str(onnx), out / f"{name}.onnx")
+    return model
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--detector", required=True, help="trained Ultralytics .pt")
+    ap.add_argument("--detector", help="trained Ultralytics .pt")
+    ap.add_argument("--outlines", help="trained Ultralytics oriented-box .pt: the outline finder")
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--out", default=str(HERE))
     ap.add_argument("--conf", type=float, default=0.25)
     ap.add_argument("--card-conf", type=float, default=0.4)
     ap.add_argument("--symbol-conf", type=float, default=0.7)
     a = ap.parse_args(argv)
+    if not (a.detector or a.outlines):
+        ap.error("give --detector, --outlines or both")
     out = Path(a.out)
     # settings the export does not set (classifier_turns, ...) are kept from the folder's file
     meta_path = out / "recognizer.json"
@@ -39,21 +65,17 @@ def main(argv=None) -> int:
     if not isinstance(kept, dict):
         sys.exit(f"{meta_path} is not a JSON object of settings: mend or remove it, then export again")
     YOLO = offline_ultralytics()
-    with tempfile.TemporaryDirectory() as tmp:
-        # Ultralytics writes the .onnx beside the weights: export a copy, so that exporting the
-        # shipped models/detector.pt elsewhere leaves models/detector.onnx as it was
-        weights = Path(tmp) / "detector.pt"
-        shutil.copy(a.detector, weights)
-        model = YOLO(str(weights))
-        onnx = Path(model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=True, dynamic=False, half=False))
-        if Path(a.detector).resolve() != (out / "detector.pt").resolve():
-            shutil.copy(a.detector, out / "detector.pt")
-        shutil.move(str(onnx), out / "detector.onnx")
     meta = {"classifier": "classifier.onnx", "crop": 48, **kept}
-    meta.update({"detector": "detector.onnx", "imgsz": a.imgsz, "conf": a.conf, "card_conf": a.card_conf,
-                 "symbol_conf": a.symbol_conf, "detector_classes": list(model.names.values())})
+    if a.detector:
+        model = export_onnx(YOLO, a.detector, a.imgsz, out, "detector", "detect")
+        meta.update({"detector": "detector.onnx", "imgsz": a.imgsz, "conf": a.conf, "card_conf": a.card_conf,
+                     "symbol_conf": a.symbol_conf, "detector_classes": list(model.names.values())})
+    if a.outlines:
+        export_onnx(YOLO, a.outlines, a.imgsz, out, "outlines", "obb")
+        meta.update({"outlines": "outlines.onnx", "outlines_imgsz": a.imgsz})
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
-    print(f"wrote {out / 'detector.onnx'} and {out / 'recognizer.json'}")
+    print(f"wrote {', '.join(f'{out / n}.onnx' for n, w in (('detector', a.detector), ('outlines', a.outlines)) if w)}"
+          f" and {meta_path}")
     return 0
 
 

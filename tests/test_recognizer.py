@@ -2053,3 +2053,63 @@ def test_a_face_with_no_part_found_inside_is_read_by_its_middle(face_score, read
     colours = {(502, 30, 552, 79): "blue", (212, 120, 527, 480): "red"}
     sc, got = _read_pile(9_501_145, _ReadsMiddle(parts, colours, "9", read))
     assert str(got.top.card) == want
+
+
+class _Outlines:
+    """Stands in for the outline finder: finds the outlines it is given, whatever the frame."""
+
+    def __init__(self, found):
+        self.found = found
+
+    def find(self, image):
+        return list(self.found)
+
+
+def _bench_scene(seed: int):
+    """The benchmark's scene `seed` (`bench_recognizer.py --piles`: every fourth a single card)."""
+    return make_scene(seed, size=(640, 480), kind=("pile", "single")[(seed % 100) % 4 == 3])
+
+
+@pytest.mark.parametrize("score,read", [(0.9, True), (0.5, False)])
+def test_a_card_no_part_of_which_is_found_is_read_where_an_outline_shows_it_uncovered(score, read):
+    from companion.vision.outline import FoundOutline
+    # bench single 9,420,279: a blue 1 cut by the frame's edge, a finger across its centre; the
+    # detector finds no part of it
+    sc = _bench_scene(9_420_279)
+    rec = Recognizer(deck=sc.deck)
+    assert rec.recognize(sc.image).top is None
+    rec.outliner = _Outlines([FoundOutline("card", sc.outlines[-1].quad, score)])
+    top = rec.recognize(sc.image).top
+    assert (top is not None and (top.color, top.symbol) == ("blue", "1")) == read
+    # no outline, or one the finder calls covered: nothing is read
+    rec.outliner = _Outlines([FoundOutline("under", sc.outlines[-1].quad, 0.9)])
+    assert rec.recognize(sc.image).top is None
+
+
+@pytest.mark.parametrize("top_covered,want", [(True, ("green", "3")), (False, ("green", "reverse"))])
+def test_the_top_card_is_the_one_the_outlines_show_uncovered_when_the_one_read_lies_under_another(top_covered, want):
+    from companion.vision.outline import FoundOutline
+    # bench pile 9,410,666: a green 3 under a hand over a green reverse; the 3's one corner is
+    # found, the reverse's face surer
+    sc = _bench_scene(9_410_666)
+    rec = Recognizer(deck=sc.deck)
+    top = rec.recognize(sc.image).top
+    assert (top.color, top.symbol) == ("green", "reverse") and str(sc.top) == "green 3"
+    found = [FoundOutline("card" if o is sc.outlines[-1] or not top_covered else "under", o.quad, 0.9)
+             for o in sc.outlines if o.seen > 0.1]
+    rec.outliner = _Outlines(found)
+    top = rec.recognize(sc.image).top
+    assert (top.color, top.symbol) == want
+
+
+def test_a_playing_card_the_outline_finder_takes_for_a_card_is_no_card_its_paper_is_not_inked(monkeypatch):
+    # bench look-alike table 9,560,028: a playing card found as an uncovered card's outline, its
+    # red 2 read at 0.92 at one of the outline's index spots; its paper is white, an UNO card's inked
+    sc = make_scene(9_560_028, size=(640, 480), kind="lookalike")
+    rec = Recognizer(deck="any")
+    assert any(o.cls == "card" and o.score >= recognizer.OUTLINE_READ for o in rec.outliner.find(sc.image))
+    found = rec.recognize(sc.image)
+    assert found.top is None and not found.cards
+    monkeypatch.setattr(recognizer, "OUTLINE_INK", 0.0)
+    top = rec.recognize(sc.image).top
+    assert (top.color, top.symbol) == ("red", "2")

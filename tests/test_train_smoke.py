@@ -56,10 +56,26 @@ def test_outline_recipe_trains_oriented_boxes_from_the_detectors_weights(tmp_pat
                          capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert "Transferred" in out.stdout + out.stderr             # the backbone came from the detector
-    assert (tmp_path / "runs" / "ol" / "weights" / "last.pt").is_file()
+    weights = tmp_path / "runs" / "ol" / "weights" / "last.pt"
+    assert weights.is_file()
     out = subprocess.run(run + ["--transfer", str(tmp_path / "missing.pt")], capture_output=True, text=True,
                          timeout=600, env=env)
     assert out.returncode != 0 and "missing.pt" in out.stderr
+    # exported beside a detector's settings, which stay; the recogniser reads it through them
+    md = tmp_path / "md"
+    md.mkdir()
+    (md / "recognizer.json").write_text(json.dumps({"imgsz": 320, "classifier_turns": 4}))
+    export = [sys.executable, str(ROOT / "models" / "export.py"), "--imgsz", "64", "--out", str(md)]
+    out = subprocess.run(export + ["--outlines", str(weights)], capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    meta = json.loads((md / "recognizer.json").read_text())
+    assert meta["outlines"] == "outlines.onnx" and meta["outlines_imgsz"] == 64 and meta["imgsz"] == 320
+    from companion.vision.outline import OutlineFinder
+    assert isinstance(OutlineFinder(md / "outlines.onnx", 64).find(np.zeros((48, 64, 3), np.uint8)), list)
+    # a detector's weights are no outline finder
+    out = subprocess.run(export + ["--outlines", str(ROOT / "models" / "detector.pt")], capture_output=True,
+                         text=True, timeout=600, env=env)
+    assert out.returncode != 0 and "not an oriented-box model" in out.stderr
 
 
 @need_train
