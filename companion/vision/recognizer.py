@@ -319,7 +319,8 @@ class Recognizer:
             # detector's scale)
             _add_unseen(first, [replace(p, box=tuple(v / s for v in p.box)) for p in self.detect(_sharpened(small))])
         parts = self.detect_zoomed(image, first)
-        outlines = self.outliner.find(image) if self.outliner is not None else []
+        # the outline finder runs only where a reading asks for it (`_read`): not on a lone card
+        outlines = None if self.outliner is None else functools.partial(self.outliner.find, image)
         found = self._read(image, parts, ox, oy, dark, outlines)
         if not found.cards:
             # nothing read: maybe a card too close to the camera, larger than the detector saw
@@ -378,9 +379,11 @@ class Recognizer:
         return parts
 
     def _read(self, image: np.ndarray, parts: list[Part], ox: int, oy: int,
-              dark: np.ndarray | None = None, outlines: list = ()) -> Recognition:
+              dark: np.ndarray | None = None, outlines=None) -> Recognition:
         """The cards the detector's `parts` show (boxes moved by `ox`, `oy`: the region of interest);
-        `dark`: the frame darkened, when overexposed, from which the classifier reads the symbols."""
+        `dark`: the frame darkened, when overexposed, from which the classifier reads the symbols;
+        `outlines`: finds the outline finder's outlines in `image`, called only where two or more
+        cards are read (which is on top, `_top_by_outline`) or none (`_read_outline`)."""
         parts = [p for p in parts if not (p.cls == "index" and _giant(p, image.shape))]
         grey = balance(image, self.light_gains(image, parts))
         source = image if dark is None else dark
@@ -419,13 +422,13 @@ class Recognizer:
                               det))
         if faced:
             top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], colors, self.skin_sat, faceless=loose)
-            if outlines:
-                top = _top_by_outline(top, [(det, members) for _, members, det in faced] + loose, outlines)
+            if outlines is not None and len(faced) + len(loose) > 1:
+                top = _top_by_outline(top, [(det, members) for _, members, det in faced] + loose, outlines())
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
-        if top is None and outlines:
-            top = self._read_outline(source, image, outlines, colors, ox, oy)
+        if top is None and outlines is not None:
+            top = self._read_outline(source, image, outlines(), colors, ox, oy)
             if top is not None:
                 cards.append(top)
         return Recognition(cards, top, parts)
@@ -457,20 +460,19 @@ class Recognizer:
             for p in sure:
                 votes[p.symbol] += p.p
             symbol = max(votes, key=votes.get)
+            if kinds()[symbol].wild:
+                continue      # a wild's black face shows no colour to vouch for it (`OUTLINE_INK`)
             mine = [p for p in sure if p.symbol == symbol]
-            colour = None
-            if not kinds()[symbol].wild:
-                # a hand over the card is why its parts were not found: its skin is left out
-                cvotes = collections.Counter(colour_of_hues(saturated_hues(_patch(image, p.box, 1.0), skin=False,
-                                                                           skin_sat=self.skin_sat), colors)[0]
-                                             for p in mine)
-                cvotes.pop(None, None)
-                if not cvotes:
-                    continue
-                colour = max(cvotes, key=cvotes.get)
-            ink = _ink_share(image, quad, colour, colors, self.skin_sat) if colour else 0.0
-            if colour is None or ink < OUTLINE_INK:
-                continue      # a wild, or a card not inked in its colour: a playing card's rank
+            # a hand over the card is why its parts were not found: its skin is left out
+            cvotes = collections.Counter(colour_of_hues(saturated_hues(_patch(image, p.box, 1.0), skin=False,
+                                                                       skin_sat=self.skin_sat), colors)[0]
+                                         for p in mine)
+            cvotes.pop(None, None)
+            if not cvotes:
+                continue
+            colour = max(cvotes, key=cvotes.get)
+            if _ink_share(image, quad, colour, colors, self.skin_sat) < OUTLINE_INK:
+                continue      # a card not inked in its colour: a playing card's rank
             (x1, y1), (x2, y2) = np.maximum(quad.min(0), 0), np.minimum(quad.max(0), image.shape[1::-1])
             box = (float(x1) + ox, float(y1) + oy, float(x2) + ox, float(y2) + oy)
             return Detection(colour, symbol, float(o.score * max(p.p for p in mine)), box)
