@@ -319,8 +319,9 @@ class Recognizer:
             # detector's scale)
             _add_unseen(first, [replace(p, box=tuple(v / s for v in p.box)) for p in self.detect(_sharpened(small))])
         parts = self.detect_zoomed(image, first)
-        # the outline finder runs only where a reading asks for it (`_read`): not on a lone card
-        outlines = None if self.outliner is None else functools.partial(self.outliner.find, image)
+        # the outline finder runs only where a reading asks for it (`_read`), once a frame: not on
+        # a lone card read surely
+        outlines = None if self.outliner is None else functools.cache(functools.partial(self.outliner.find, image))
         found = self._read(image, parts, ox, oy, dark, outlines)
         if not found.cards:
             # nothing read: maybe a card too close to the camera, larger than the detector saw
@@ -383,7 +384,8 @@ class Recognizer:
         """The cards the detector's `parts` show (boxes moved by `ox`, `oy`: the region of interest);
         `dark`: the frame darkened, when overexposed, from which the classifier reads the symbols;
         `outlines`: finds the outline finder's outlines in `image`, called only where two or more
-        cards are read (which is on top, `_top_by_outline`) or none (`_read_outline`)."""
+        cards are read (which is on top, `_top_by_outline`), the top card is read unsurely
+        (`_reread`) or none is (`_read_outline`)."""
         parts = [p for p in parts if not (p.cls == "index" and _giant(p, image.shape))]
         grey = balance(image, self.light_gains(image, parts))
         source = image if dark is None else dark
@@ -427,11 +429,31 @@ class Recognizer:
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
+        if top is not None and outlines is not None and top.confidence < REREAD_BELOW:
+            again = self._reread(source, image, top, [(det, members) for _, members, det in faced] + loose,
+                                 outlines(), colors, ox, oy)
+            if again is not None:
+                cards[cards.index(top)] = top = again
         if top is None and outlines is not None:
             top = self._read_outline(source, image, outlines(), colors, ox, oy)
             if top is not None:
                 cards.append(top)
         return Recognition(cards, top, parts)
+
+    def _reread(self, source: np.ndarray, image: np.ndarray, top: Detection, cards: list, outlines: list,
+                colors, ox: int, oy: int) -> Detection | None:
+        """A top card read unsurely (`REREAD_BELOW`), read again where the outline finder sees it
+        uncovered: where exactly one outline found surely as `card` (`OUTLINE_SURE`) holds its parts
+        (`_held`), that outline's reading (`_outline_reading`) stands for it when it is another
+        card read more surely. None where the reading stands."""
+        mine = next((m for d, m in cards if d is top), [])
+        held = [o for o in outlines if o.cls == "card" and o.score >= OUTLINE_SURE and _held(_card_order(o.quad), mine)]
+        if len(held) != 1:
+            return None
+        again = self._outline_reading(source, image, held[0], colors, ox, oy)
+        if again is None or (again.color, again.symbol) == (top.color, top.symbol) or again.confidence <= top.confidence:
+            return None
+        return again
 
     def _read_outline(self, source: np.ndarray, image: np.ndarray, outlines: list, colors, ox: int,
                       oy: int) -> Detection | None:
@@ -441,42 +463,49 @@ class Recognizer:
         (`OUTLINE_READ_P`) most often wins, in the colour its readings show (from `image`, under
         grey light). None where no spot reads a symbol so surely."""
         for o in outlines:
-            if o.cls != "card" or o.score < OUTLINE_READ:
-                continue
-            quad = _card_order(o.quad)
-            w = _width(quad)
-            spots = [("index", pt, INDEX_SIDE * w) for pt in _index_spots(quad)] + [("centre", quad.mean(0), CENTRE_SIDE * w)]
-            # the outline is a few hundredths of a width out: each spot is read at nine places round it
-            shifts = [np.float32([dx, dy]) * SPOT_SHIFT * w for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
-            tried = [Part(cls, (pt[0] + d[0] - r / 2, pt[1] + d[1] - r / 2, pt[0] + d[0] + r / 2, pt[1] + d[1] + r / 2), o.score)
-                     for cls, pt, r in spots for d in shifts]
-            self.classify(source, tried)
-            parts = [max(tried[k:k + len(shifts)], key=lambda p: p.p if p.symbol != "none" else 0.0)
-                     for k in range(0, len(tried), len(shifts))]
-            sure = [p for p in parts if p.symbol != "none" and p.p >= OUTLINE_READ_P]
-            if not sure:
-                continue
-            votes = collections.Counter()
-            for p in sure:
-                votes[p.symbol] += p.p
-            symbol = max(votes, key=votes.get)
-            if kinds()[symbol].wild:
-                continue      # a wild's black face shows no colour to vouch for it (`OUTLINE_INK`)
-            mine = [p for p in sure if p.symbol == symbol]
-            # a hand over the card is why its parts were not found: its skin is left out
-            cvotes = collections.Counter(colour_of_hues(saturated_hues(_patch(image, p.box, 1.0), skin=False,
-                                                                       skin_sat=self.skin_sat), colors)[0]
-                                         for p in mine)
-            cvotes.pop(None, None)
-            if not cvotes:
-                continue
-            colour = max(cvotes, key=cvotes.get)
-            if _ink_share(image, quad, colour, colors, self.skin_sat) < OUTLINE_INK:
-                continue      # a card not inked in its colour: a playing card's rank
-            (x1, y1), (x2, y2) = np.maximum(quad.min(0), 0), np.minimum(quad.max(0), image.shape[1::-1])
-            box = (float(x1) + ox, float(y1) + oy, float(x2) + ox, float(y2) + oy)
-            return Detection(colour, symbol, float(o.score * max(p.p for p in mine)), box)
+            if o.cls == "card" and o.score >= OUTLINE_READ:
+                found = self._outline_reading(source, image, o, colors, ox, oy)
+                if found is not None:
+                    return found
         return None
+
+    def _outline_reading(self, source: np.ndarray, image: np.ndarray, o, colors, ox: int,
+                         oy: int) -> Detection | None:
+        """The card outline `o` shows, read at its index spots and middle (`_read_outline`); None
+        where no spot reads a symbol surely, a wild, or an outline not inked in the colour read."""
+        quad = _card_order(o.quad)
+        w = _width(quad)
+        spots = [("index", pt, INDEX_SIDE * w) for pt in _index_spots(quad)] + [("centre", quad.mean(0), CENTRE_SIDE * w)]
+        # the outline is a few hundredths of a width out: each spot is read at nine places round it
+        shifts = [np.float32([dx, dy]) * SPOT_SHIFT * w for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        tried = [Part(cls, (pt[0] + d[0] - r / 2, pt[1] + d[1] - r / 2, pt[0] + d[0] + r / 2, pt[1] + d[1] + r / 2), o.score)
+                 for cls, pt, r in spots for d in shifts]
+        self.classify(source, tried)
+        parts = [max(tried[k:k + len(shifts)], key=lambda p: p.p if p.symbol != "none" else 0.0)
+                 for k in range(0, len(tried), len(shifts))]
+        sure = [p for p in parts if p.symbol != "none" and p.p >= OUTLINE_READ_P]
+        if not sure:
+            return None
+        votes = collections.Counter()
+        for p in sure:
+            votes[p.symbol] += p.p
+        symbol = max(votes, key=votes.get)
+        if kinds()[symbol].wild:
+            return None      # a wild's black face shows no colour to vouch for it (`OUTLINE_INK`)
+        mine = [p for p in sure if p.symbol == symbol]
+        # a hand over the card is why its parts were not found: its skin is left out
+        cvotes = collections.Counter(colour_of_hues(saturated_hues(_patch(image, p.box, 1.0), skin=False,
+                                                                   skin_sat=self.skin_sat), colors)[0]
+                                     for p in mine)
+        cvotes.pop(None, None)
+        if not cvotes:
+            return None
+        colour = max(cvotes, key=cvotes.get)
+        if _ink_share(image, quad, colour, colors, self.skin_sat) < OUTLINE_INK:
+            return None      # a card not inked in its colour: a playing card's rank
+        (x1, y1), (x2, y2) = np.maximum(quad.min(0), 0), np.minimum(quad.max(0), image.shape[1::-1])
+        box = (float(x1) + ox, float(y1) + oy, float(x2) + ox, float(y2) + oy)
+        return Detection(colour, symbol, float(o.score * max(p.p for p in mine)), box)
 
     def _read_colours(self, image, syms: list[Part]) -> tuple:
         """Read each coloured part's colour; returns the palette the image's deck uses."""
@@ -1124,6 +1153,8 @@ INDEX_SIDE = 0.26
 CENTRE_SIDE = 0.55
 SPOT_SHIFT = 0.06
 OUTLINE_INK = 0.15
+# a top card read less surely than this is read again by its outline (`Recognizer._reread`)
+REREAD_BELOW = 0.7
 
 
 def _ink_share(image: np.ndarray, quad: np.ndarray, colour: str, colors, skin: int) -> float:
