@@ -2110,7 +2110,7 @@ def test_the_top_card_is_the_one_the_outlines_show_uncovered_when_the_one_read_l
 @pytest.mark.parametrize("score,below,mended", [(0.9, None, True), (0.5, None, False), (0.9, 0.4, False)])
 def test_a_top_card_read_unsurely_is_read_again_by_its_uncovered_outline(monkeypatch, seed, misread, score, below, mended):
     from companion.vision.outline import FoundOutline
-    # fresh piles, clear view: the top card misread unsurely; read again at the index spots and
+    # fresh piles: the top card misread unsurely; read again at the index spots and
     # middle of its outline found as uncovered, it is right. Not where its outline is found
     # unsurely, nor where the reading was surer than REREAD_BELOW
     sc = _bench_scene(seed)
