@@ -422,16 +422,16 @@ class Recognizer:
                 # may have taken its centre symbol)
                 faced.append((face, [p for p in syms if p.symbol == det.symbol and _within(p, face.box, image.shape)],
                               det))
+        read = [(det, members) for _, members, det in faced] + loose      # every card read, with its parts
         if faced:
             top = _uppermost(image, faced, [p for p in parts if p.cls != "card"], colors, self.skin_sat, faceless=loose)
-            if outlines is not None and len(faced) + len(loose) > 1:
-                top = _top_by_outline(top, [(det, members) for _, members, det in faced] + loose, outlines())
+            if outlines is not None and len(read) > 1:
+                top = _top_by_outline(top, read, outlines())
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
         if top is not None and outlines is not None and top.confidence < REREAD_BELOW:
-            again = self._reread(source, image, top, [(det, members) for _, members, det in faced] + loose,
-                                 outlines(), colors, ox, oy)
+            again = self._reread(source, image, top, read, outlines(), colors, ox, oy)
             if again is not None:
                 cards[cards.index(top)] = top = again
         if top is None and outlines is not None:
