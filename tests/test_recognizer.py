@@ -2126,6 +2126,46 @@ def test_a_top_card_read_unsurely_is_read_again_by_its_uncovered_outline(monkeyp
     assert mended or (top.color, top.symbol) == misread
 
 
+@pytest.mark.parametrize("score,under,want", [
+    (0.9, None, ("green", "7")),
+    (0.75, None, ("green", "3")),      # the outline not found surely enough (TOP_OUTLINE)
+    (0.9, 0.8, ("green", "3")),        # the green 3's own outline found nearly as surely
+    (0.9, 0.65, ("green", "7")),
+])
+def test_the_card_the_surest_uncovered_outline_holds_is_on_top_over_one_read_more_surely(score, under, want):
+    from companion.vision.outline import FoundOutline
+    # bench pile 9,441,146: a green 7 (a hand over 27% of it, its corners read unsurely) over a
+    # green 3 whose one corner in view is read at 0.94. Its outline found surely, and clearly
+    # more surely (OUTLINE_MARGIN) than any outline holding the 3, names the 7
+    sc = _bench_scene(9_441_146)
+    assert str(sc.top) == "green 7" and str(sc.outlines[1].card) == "green 3"
+    rec = Recognizer(deck=sc.deck)
+    rec.outliner = None
+    top = rec.recognize(sc.image).top
+    assert (top.color, top.symbol) == ("green", "3")
+    found = [FoundOutline("card", sc.outlines[-1].quad, score)]
+    if under is not None:
+        found.append(FoundOutline("card", sc.outlines[1].quad, under))
+    rec.outliner = _Outlines(found)
+    top = rec.recognize(sc.image).top
+    assert (top.color, top.symbol) == want
+
+
+@pytest.mark.parametrize("score,read", [(0.9, True), (0.75, False)])
+def test_an_outline_found_beyond_doubt_is_read_by_corners_read_less_surely(score, read):
+    from companion.vision.outline import FoundOutline
+    # bench pile 9,410,027: a yellow 2 under a hand, no part of it found; at its outline's index
+    # spots the 2 reads under OUTLINE_READ_P, over OUTLINE_READ_P_SURE (its middle counts only
+    # from OUTLINE_READ_P)
+    sc = _bench_scene(9_410_027)
+    rec = Recognizer(deck=sc.deck)
+    rec.outliner = None
+    assert rec.recognize(sc.image).top is None
+    rec.outliner = _Outlines([FoundOutline("card", sc.outlines[-1].quad, score)])
+    top = rec.recognize(sc.image).top
+    assert (top is not None and (top.color, top.symbol) == ("yellow", "2")) == read
+
+
 def test_a_playing_card_the_outline_finder_takes_for_a_card_is_no_card_its_paper_is_not_inked(monkeypatch):
     from companion.vision.outline import FoundOutline
     # bench look-alike table 9,560,028: session 46's outline finder found a playing card as an

@@ -460,7 +460,8 @@ class Recognizer:
         """A card no part of which the detector found, read where the outline finder sees an
         uncovered card (`OUTLINE_READ`): the classifier reads the four spots where its corner
         indices are printed and its middle (from `source`), and the symbol read surely
-        (`OUTLINE_READ_P`) most often wins, in the colour its readings show (from `image`, under
+        (`OUTLINE_READ_P`; an index spot `OUTLINE_READ_P_SURE` on an outline found at
+        `READ_SURE_OUTLINE`) most often wins, in the colour its readings show (from `image`, under
         grey light). None where no spot reads a symbol so surely."""
         for o in outlines:
             if o.cls == "card" and o.score >= OUTLINE_READ:
@@ -483,7 +484,8 @@ class Recognizer:
         self.classify(source, tried)
         parts = [max(tried[k:k + len(shifts)], key=lambda p: p.p if p.symbol != "none" else 0.0)
                  for k in range(0, len(tried), len(shifts))]
-        sure = [p for p in parts if p.symbol != "none" and p.p >= OUTLINE_READ_P]
+        least = OUTLINE_READ_P_SURE if o.score >= READ_SURE_OUTLINE else OUTLINE_READ_P
+        sure = [p for p in parts if p.symbol != "none" and p.p >= (least if p.cls == "index" else OUTLINE_READ_P)]
         if not sure:
             return None
         votes = collections.Counter()
@@ -1122,21 +1124,42 @@ def _top_by_outline(top: Detection, cards: list, outlines: list) -> Detection:
     """The top card as the outline finder sees it: where the reading's top card sits in an
     outline the finder calls covered (`under`) and in none it calls uncovered, and exactly one
     other card (`cards`: (detection, its parts)) sits in an uncovered one, that card is on top.
-    A card sits in an outline when one of its parts lies where the outline's card prints it
-    (`_held`)."""
-    sure = [_card_order(o.quad) for o in outlines if o.cls == "card" and o.score >= OUTLINE_SURE]
+    So is the one other card the surest uncovered outline holds, where that outline is found
+    surely (`TOP_OUTLINE`), does not hold the top card, and is found clearly more surely
+    (`OUTLINE_MARGIN`) than any that does: a hand over the top card's corners lets a card
+    beneath read more surely. A card sits in an outline when one of its parts lies where the
+    outline's card prints it (`_held`)."""
+    found = sorted((o for o in outlines if o.cls == "card" and o.score >= OUTLINE_SURE), key=lambda o: -o.score)
+    sure = [_card_order(o.quad) for o in found]
     covered = [_card_order(o.quad) for o in outlines if o.cls == "under" and o.score >= UNDER_SURE]
     mine = next((m for d, m in cards if d is top), [])
-    if not sure or any(_held(q, mine) for q in sure) or not any(_held(q, mine) for q in covered):
+    if not sure:
         return top
-    over = [d for d, m in cards if d is not top and any(_held(q, m) for q in sure)]
-    return over[0] if len(over) == 1 else top
+    if not any(_held(q, mine) for q in sure) and any(_held(q, mine) for q in covered):
+        over = [d for d, m in cards if d is not top and any(_held(q, m) for q in sure)]
+        if len(over) == 1:
+            return over[0]
+    # the surest uncovered outline (`TOP_OUTLINE`), found `OUTLINE_MARGIN` more surely than any
+    # holding the top card, holds exactly one other card: that card is on top
+    if found[0].score < TOP_OUTLINE or _held(sure[0], mine):
+        return top
+    held = [d for d, m in cards if d is not top and _held(sure[0], m)]
+    if len(held) != 1:
+        return top
+    ours = max((o.score for o, q in zip(found, sure) if _held(q, mine)), default=0.0)
+    return held[0] if found[0].score - ours >= OUTLINE_MARGIN else top
 
 
 # the outline finder's outlines count (`_top_by_outline`) when found this surely: an uncovered
 # card's, a covered one's (set before measuring; the finder's validation mAP50 0.991 and 0.697)
 OUTLINE_SURE = 0.6
 UNDER_SURE = 0.5
+# the surest uncovered outline names the top card when found at TOP_OUTLINE and OUTLINE_MARGIN
+# more surely than any outline holding the card read on top (chosen on the 25 pile sets
+# 9,200,000..9,500,600: 0.8 and 0.2 mended 5 and lost none; a margin of 0.1 mended 6 and lost
+# 9,460,949, whose top card's own outline was found 0.195 less surely)
+TOP_OUTLINE = 0.8
+OUTLINE_MARGIN = 0.2
 # a part lies where an outline's card prints it (`_held`) within this share of the card's width
 # of an index spot or of its middle
 SPOT_REACH = 0.2
@@ -1153,13 +1176,21 @@ INDEX_SIDE = 0.26
 CENTRE_SIDE = 0.55
 SPOT_SHIFT = 0.06
 OUTLINE_INK = 0.15
+# an outline found at READ_SURE_OUTLINE is a card's beyond doubt: its index spots count from
+# OUTLINE_READ_P_SURE (a corner half under a hand reads 0.6-0.7). Its middle still counts from
+# OUTLINE_READ_P: counted from 0.6 it mended one pile (9,420,279) and lost one (9,490,237, a
+# yellow reverse whose middle, read at 0.86, voted green)
+READ_SURE_OUTLINE = 0.8
+OUTLINE_READ_P_SURE = 0.6
 # a top card read less surely than this is read again by its outline (`Recognizer._reread`)
 REREAD_BELOW = 0.7
 
 
 def _ink_share(image: np.ndarray, quad: np.ndarray, colour: str, colors, skin: int) -> float:
     """The share of a card's outline (`quad`), in the frame, printed in `colour`'s ink (a hand's skin
-    is no ink): an UNO card's face is mostly ink of its colour, a playing card's white paper."""
+    is no ink): an UNO card's face is mostly ink of its colour, a playing card's white paper. (The
+    share of what a hand leaves of it would pass a playing card's paper under warm light, which
+    looks like skin: look-alike table 9,560,028.)"""
     h, w = image.shape[:2]
     x1, y1 = np.maximum(np.floor(quad.min(0)).astype(int), 0)
     x2, y2 = np.minimum(np.ceil(quad.max(0)).astype(int), (w, h))
