@@ -484,8 +484,8 @@ class Recognizer:
         self.classify(source, tried)
         parts = [max(tried[k:k + len(shifts)], key=lambda p: p.p if p.symbol != "none" else 0.0)
                  for k in range(0, len(tried), len(shifts))]
-        least = OUTLINE_READ_P_SURE if o.score >= READ_SURE_OUTLINE else OUTLINE_READ_P
-        sure = [p for p in parts if p.symbol != "none" and p.p >= (least if p.cls == "index" else OUTLINE_READ_P)]
+        index_least = OUTLINE_READ_P_SURE if o.score >= READ_SURE_OUTLINE else OUTLINE_READ_P
+        sure = [p for p in parts if p.symbol != "none" and p.p >= (index_least if p.cls == "index" else OUTLINE_READ_P)]
         if not sure:
             return None
         votes = collections.Counter()
@@ -1135,19 +1135,18 @@ def _top_by_outline(top: Detection, cards: list, outlines: list) -> Detection:
     mine = next((m for d, m in cards if d is top), [])
     if not sure:
         return top
-    if not any(_held(q, mine) for q in sure) and any(_held(q, mine) for q in covered):
+    holds_top = [_held(q, mine) for q in sure]
+    if not any(holds_top) and any(_held(q, mine) for q in covered):
         over = [d for d, m in cards if d is not top and any(_held(q, m) for q in sure)]
         if len(over) == 1:
             return over[0]
     # the surest uncovered outline (`TOP_OUTLINE`), found `OUTLINE_MARGIN` more surely than any
     # holding the top card, holds exactly one other card: that card is on top
-    if found[0].score < TOP_OUTLINE or _held(sure[0], mine):
+    if found[0].score < TOP_OUTLINE or holds_top[0]:
         return top
     held = [d for d, m in cards if d is not top and _held(sure[0], m)]
-    if len(held) != 1:
-        return top
-    ours = max((o.score for o, q in zip(found, sure) if _held(q, mine)), default=0.0)
-    return held[0] if found[0].score - ours >= OUTLINE_MARGIN else top
+    ours = max((o.score for o, h in zip(found, holds_top) if h), default=0.0)
+    return held[0] if len(held) == 1 and found[0].score - ours >= OUTLINE_MARGIN else top
 
 
 # the outline finder's outlines count (`_top_by_outline`) when found this surely: an uncovered
