@@ -516,3 +516,32 @@ def test_outline_dataset_writes_oriented_boxes_of_the_scenes(tmp_path):
         for r in rows:
             v = [float(t) for t in r.split()]
             assert len(v) == 9 and 0 <= min(v[1:]) and max(v[1:]) <= 1
+
+
+def test_a_lower_least_share_in_view_adds_corners_half_hidden_and_nothing_else():
+    # the same picture; every label made at the usual 0.75 is made again, and the added ones are
+    # corner indices seen less than that but at least the new least share
+    added = 0
+    for seed in range(740, 752):
+        usual = make_scene(seed, size=(320, 240), kind="pile", hands=1.0)
+        half = make_scene(seed, size=(320, 240), kind="pile", hands=1.0, min_index=0.45)
+        assert np.array_equal(half.image, usual.image)
+        before = {(lb.cls, lb.box) for lb in usual.labels}
+        assert before <= {(lb.cls, lb.box) for lb in half.labels}
+        new = [lb for lb in half.labels if (lb.cls, lb.box) not in before]
+        assert all(lb.cls == "index" and 0.45 <= lb.visible < 0.75 for lb in new)
+        added += len(new)
+    assert added >= 3
+
+
+def test_crops_of_corners_half_hidden_carry_their_share_in_view(tmp_path):
+    import json
+    from companion.vision.dataset import main
+    main(["crops", str(tmp_path / "c"), "--count", "6", "--first-seed", "740", "--procs", "1", "--kinds", "pile",
+          "--hands", "1", "--min-index", "0.45"])
+    rows = json.loads((tmp_path / "c" / "crops.json").read_text())
+    seen = [r["visible"] for r in rows if r["cls"] == "index"]
+    assert seen and min(seen) >= 0.45 and any(v < 0.75 for v in seen)
+    with pytest.raises(SystemExit):
+        main(["crops", str(tmp_path / "d"), "--count", "1", "--min-index", "0"])
+    assert not (tmp_path / "d").exists()

@@ -253,10 +253,10 @@ def _check_kinds(kinds) -> tuple:
 
 
 def _write_crops(args):
-    seed, out, size, favour, kinds, fonts, shapes, themed, tilt, hands, cut_labels, frame_cuts = args
+    seed, out, size, favour, kinds, fonts, shapes, themed, tilt, hands, cut_labels, frame_cuts, min_index = args
     kind = kinds[seed % len(kinds)] if kinds else None
     sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts, shapes=shapes,
-                    themed=themed, tilt=tilt, hands=hands, cut_labels=cut_labels)
+                    themed=themed, tilt=tilt, hands=hands, cut_labels=cut_labels, min_index=min_index)
     rng = np.random.default_rng(seed + 17)
     rows = []
     # printed ranks and numbers that are no UNO card (playing cards, a score sheet) and parts of
@@ -272,7 +272,8 @@ def _write_crops(args):
         crop = crop_square(sc.image, lab.box, size, jitter=rng)
         name = f"s{seed:08d}_{k}.png"
         cv2.imwrite(str(out / name), crop)
-        rows.append({"file": name, "symbol": lab.card.symbol, "color": lab.card.color, "cls": lab.cls, "seed": seed})
+        rows.append({"file": name, "symbol": lab.card.symbol, "color": lab.card.color, "cls": lab.cls, "seed": seed,
+                     "visible": lab.visible})
         if frame_cuts and lab.cls == "centre" and lab.visible >= 0.9 and rng.random() < frame_cuts:
             view, box = frame_cut(sc.image, lab.box, rng)
             name = f"s{seed:08d}_{k}c.png"
@@ -297,7 +298,7 @@ def _write_crops(args):
 def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
                 kinds: tuple = (), fonts: tuple = (), shapes: tuple = (), themed: float = 0.0,
                 tilt: float = 0.0, hands: float | None = None, cut_labels: bool = False,
-                frame_cuts: float = 0.0) -> Path:
+                frame_cuts: float = 0.0, min_index: float = 0.75) -> Path:
     """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
     index and centre symbol, two background patches, and printed look-alikes, as "none".
     ``fonts``: TrueType font files half the decks print their numbers with; ``shapes``: the ways
@@ -306,12 +307,13 @@ def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: i
     ``cut_labels`` as for the detector's scenes (`make_scene`): with ``cut_labels`` a centre symbol
     half cut by the frame's edge is a crop of its symbol, as a person would read it;
     ``frame_cuts``: the share of wholly seen centre symbols also written as the frame's edge would
-    cut them (`frame_cut`), kind "cut"."""
+    cut them (`frame_cut`), kind "cut"; ``min_index``: the least share of a corner index in view for
+    its crop to be written (`make_scene`; each crop's row holds its share, ``visible``)."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes), themed, tilt, hands, cut_labels,
-             frame_cuts) for i in range(count)]
+             frame_cuts, min_index) for i in range(count)]
     rows = []
     for k, r in enumerate(_run(_write_crops, jobs, procs)):
         rows += r
@@ -357,7 +359,12 @@ def main(argv=None):
     ap.add_argument("--themed", type=float, default=0.0, metavar="SHARE",
                     help="this share of the decks print a picture in every coloured card's middle (crops; "
                          "the picture's parts are \"none\" crops)")
+    ap.add_argument("--min-index", type=float, default=0.75, metavar="SHARE",
+                    help="label a corner index when this share of it is in view (crops; lower: corners half "
+                         "under a finger)")
     a = ap.parse_args(argv)
+    if not 0 < a.min_index <= 1:
+        ap.error(f"--min-index is a share of a corner index, above 0 and at most 1 (got {a.min_index})")
     if not 0 <= a.themed <= 1:
         ap.error(f"--themed is a share of the decks, from 0 to 1 (got {a.themed})")
     if not 0 <= a.frame_cuts <= 1:
@@ -381,7 +388,7 @@ def main(argv=None):
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
                           kinds=tuple(a.kinds), fonts=fonts, shapes=tuple(a.shapes),
                           themed=a.themed, tilt=a.tilt, hands=a.hands, cut_labels=a.cut_labels,
-                          frame_cuts=a.frame_cuts))
+                          frame_cuts=a.frame_cuts, min_index=a.min_index))
 
 
 if __name__ == "__main__":

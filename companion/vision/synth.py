@@ -493,7 +493,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
                heights: tuple = (0.18, 0.75), tilt: float = 0.0, fonts: tuple = (),
                font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
                themed: float = 0.0, faded: float = 0.0, hands: float | None = None,
-               cut_labels: bool = False) -> Scene:
+               cut_labels: bool = False, min_index: float = 0.75) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
@@ -506,7 +506,9 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     towards white every ink is printed (a faded deck, a washed-out print: `render.fade`; the
     draws are the same whatever it is); ``hands`` the chance that one or two hands reach over the
     cards (None: 0.45, 0.7 for a fan, and none, one or two); ``cut_labels`` also labels a centre
-    symbol or an uncovered face that the frame's edge cuts (`CUT_CENTRE`, `CUT_FACE`)."""
+    symbol or an uncovered face that the frame's edge cuts (`CUT_CENTRE`, `CUT_FACE`);
+    ``min_index`` is the least share of a corner index that must be in view for it to be labelled
+    (lower for classifier crops of corners half under a finger)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
@@ -560,7 +562,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
         n_hands = int(rng.integers(1, 3)) if rng.random() < hands else 0
     for _ in range(n_hands):
         add_hand(canvas, rng, (cx, cy) if kind != "fan" else (cx, cy + height))
-    labels, cards = _collect(canvas, cut=cut_labels)
+    labels, cards = _collect(canvas, min_index=min_index, cut=cut_labels)
     lookalikes += _decoys(canvas)
     outlines = _outlines(canvas)
     img = canvas.img
