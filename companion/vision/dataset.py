@@ -19,7 +19,7 @@ import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES, OUTLINE_CLASSES
 from .render import SHAPES, font_folders, truetype_fonts
-from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, make_scene
+from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, MIN_INDEX, make_scene
 
 # disjoint seed ranges
 SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}
@@ -298,7 +298,7 @@ def _write_crops(args):
 def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
                 kinds: tuple = (), fonts: tuple = (), shapes: tuple = (), themed: float = 0.0,
                 tilt: float = 0.0, hands: float | None = None, cut_labels: bool = False,
-                frame_cuts: float = 0.0, min_index: float = 0.75) -> Path:
+                frame_cuts: float = 0.0, min_index: float = MIN_INDEX) -> Path:
     """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
     index and centre symbol, two background patches, and printed look-alikes, as "none".
     ``fonts``: TrueType font files half the decks print their numbers with; ``shapes``: the ways
@@ -359,7 +359,7 @@ def main(argv=None):
     ap.add_argument("--themed", type=float, default=0.0, metavar="SHARE",
                     help="this share of the decks print a picture in every coloured card's middle (crops; "
                          "the picture's parts are \"none\" crops)")
-    ap.add_argument("--min-index", type=float, default=0.75, metavar="SHARE",
+    ap.add_argument("--min-index", type=float, default=MIN_INDEX, metavar="SHARE",
                     help="label a corner index when this share of it is in view (crops; lower: corners half "
                          "under a finger)")
     a = ap.parse_args(argv)

@@ -26,7 +26,7 @@ from .colour import (SKIN_MAX_SAT, balance, colour_of_hues, colour_shares, illum
                      saturated_hues, skin_like, skin_most)
 from .dataset import crop_square
 from .outline import OutlineFinder
-from .runtime import ModelError, letterbox, session
+from .runtime import ModelError, letterbox, session, turned_logits
 
 
 @dataclass(frozen=True)
@@ -213,11 +213,7 @@ class Recognizer:
         # classifier learnt symbols at every angle, and a streak or a blur that makes one view of a
         # symbol look like another's (a 0 smeared into a skip's slashed ring) rarely does so in all
         # four. (Averaged probabilities would lower the sure readings the thresholds were set on.)
-        views = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in range(self.turns)])
-        x = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
-        logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
-        logits = logits.reshape(self.turns, len(sym_parts), -1).mean(0)
-        logits = np.where(self._allowed[None], logits, -1e9)
+        logits = np.where(self._allowed[None], turned_logits(self.cls, crops, self.turns), -1e9)
         e = np.exp(logits - logits.max(1, keepdims=True))
         prob = e / e.sum(1, keepdims=True)
         for p, pr in zip(sym_parts, prob):

@@ -1,5 +1,5 @@
-"""What the recogniser's networks share at run time: ONNX Runtime sessions and the letterboxed
-square input Ultralytics models are exported for (no torch)."""
+"""What the recogniser's networks share at run time: ONNX Runtime sessions, the letterboxed
+square input Ultralytics models are exported for, and the classifier's reading of crops (no torch)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,3 +39,12 @@ def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarr
     top, left = (size - nh) // 2, (size - nw) // 2
     canvas[top: top + nh, left: left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
     return canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255, s, left, top
+
+
+def turned_logits(sess, crops: np.ndarray, turns: int) -> np.ndarray:
+    """The symbol classifier's logits for N square BGR crops (N x S x S x 3, uint8), each read at
+    `turns` quarter turns in one batch and the logits averaged: N x classes."""
+    views = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in range(turns)])
+    x = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
+    logits = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+    return logits.reshape(turns, len(crops), -1).mean(0)

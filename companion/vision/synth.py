@@ -379,7 +379,11 @@ def _random_card(rng, deck_name: str, favour: tuple = ()) -> Card:
 CUT_CENTRE, CUT_FACE = 0.45, 0.3
 
 
-def _collect(canvas: Canvas, min_index=0.75, min_centre=0.7, cut=False) -> tuple[list, list]:
+# the least share of a corner index in view for it to be labelled (`make_scene(min_index=...)`)
+MIN_INDEX = 0.75
+
+
+def _collect(canvas: Canvas, min_index=MIN_INDEX, min_centre=0.7, cut=False) -> tuple[list, list]:
     labels, cards = [], []
     for p in canvas.placed:
         if p.face.card is None:
@@ -493,7 +497,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
                heights: tuple = (0.18, 0.75), tilt: float = 0.0, fonts: tuple = (),
                font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
                themed: float = 0.0, faded: float = 0.0, hands: float | None = None,
-               cut_labels: bool = False, min_index: float = 0.75) -> Scene:
+               cut_labels: bool = False, min_index: float = MIN_INDEX) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
