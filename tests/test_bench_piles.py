@@ -1,0 +1,75 @@
+"""The many-set pile benchmark (models/bench_piles.py): its figures, its comparison, its arguments."""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("bench_piles", ROOT / "models" / "bench_piles.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _set(first, readable, clear, misses):
+    return {"first_seed": first, "readable": readable, "clear_view": clear, "covered": readable - clear,
+            "misses": misses}
+
+
+def test_the_totals_split_clear_views_from_covered_cards():
+    bp = _script()
+    sets = [_set(1, 100, 80, ["5 clear (0.97 in view): red 1 -> None", "9 covered (0.30 in view): blue 2 -> None"]),
+            _set(2, 100, 90, ["105 covered (0.20 in view): green 3 -> ('green', '8')"])]
+    t = bp.total(sets)
+    assert (t["sets"], t["readable"], t["misses"]) == (2, 200, 3)
+    assert t["accuracy"] == 0.985
+    assert (t["clear_view"], t["accuracy_clear_view"]) == (170, round(1 - 1 / 170, 4))
+    assert (t["covered"], t["accuracy_covered"]) == (30, round(1 - 2 / 30, 4))
+
+
+def test_a_comparison_counts_only_the_sets_both_ran_and_names_mended_and_lost():
+    bp = _script()
+    old = {"sets": {"1": _set(1, 50, 40, ["3 covered (0.3 in view): a -> None", "7 clear (0.9 in view): b -> None"]),
+                    "2": _set(2, 50, 40, ["60 covered (0.3 in view): c -> None"])}}
+    new = {"sets": {"1": _set(1, 50, 40, ["7 clear (0.9 in view): b -> None", "8 covered (0.4 in view): d -> None"]),
+                    "3": _set(3, 50, 40, [])}}
+    c = bp.compare(old, new)
+    assert c["common_sets"] == 1
+    assert (c["old"]["misses"], c["new"]["misses"]) == (2, 2)
+    assert [m.split()[0] for m in c["mended"]] == ["3"]
+    assert [m.split()[0] for m in c["lost"]] == ["8"]
+
+
+def test_the_held_out_sets_are_not_the_tuning_sets():
+    bp = _script()
+    assert not set(bp.HELDOUT) & set(bp.TUNING)
+    # 600 piles each: no two sets share a seed
+    firsts = sorted(bp.HELDOUT + bp.TUNING)
+    assert all(b - a >= 600 for a, b in zip(firsts, firsts[1:]))
+
+
+def test_a_small_run_writes_every_set_and_compares_with_itself(tmp_path, capsys):
+    bp = _script()
+    out = tmp_path / "run.json"
+    assert bp.main(["--first-seeds", "9200000", "--piles", "3", "--procs", "1", "--out", str(out)]) == 0
+    run = json.loads(out.read_text())
+    s = run["sets"]["9200000"]
+    assert s["readable"] == s["clear_view"] + s["covered"] <= 3
+    assert run["total"]["misses"] == len(s["misses"])
+    capsys.readouterr()
+    assert bp.main(["--first-seeds", "9200000", "--piles", "3", "--procs", "1", "--compare", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["compare"]["mended"] == report["compare"]["lost"] == []   # the same reading twice
+
+
+@pytest.mark.parametrize("args", [["--piles", "0"], ["--procs", "0"], ["--compare", "missing.json"],
+                                  ["--sets", "heldout", "--first-seeds", "1"]])
+def test_bad_arguments_are_a_clear_error(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        _script().main(args)
+    assert exc.value.code == 2
