@@ -2182,3 +2182,22 @@ def test_a_playing_card_the_outline_finder_takes_for_a_card_is_no_card_its_paper
     monkeypatch.setattr(recognizer, "OUTLINE_INK", 0.0)
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == ("red", "2")
+
+
+@pytest.mark.parametrize("finder,want", [(False, ("green", "4")), (True, ("blue", "8"))])
+def test_with_no_face_found_the_outline_finder_names_the_top_card_and_a_card_read_twice_is_one(finder, want):
+    from companion.vision.outline import FoundOutline
+    # bench pile 9,430,514: a blue 8 under two hands over a green 4 and a blue 5, no face found;
+    # the green 4's two corners are read as two cards, each surer than the 8's one corner. The
+    # outline finder sees the 8 uncovered and the 4 covered: the 8 is on top
+    sc = _bench_scene(9_430_514)
+    assert str(sc.top) == "blue 8"
+    rec = Recognizer(deck=sc.deck)
+    rec.outliner = None
+    if finder:
+        four = next(o for o in sc.outlines if str(o.card) == "green 4")
+        rec.outliner = _Outlines([FoundOutline("card", sc.outlines[-1].quad, 0.7),
+                                  FoundOutline("under", four.quad, 0.6)])
+    found = rec.recognize(sc.image)
+    assert (found.top.color, found.top.symbol) == want
+    assert [(c.color, c.symbol) for c in found.cards].count(("green", "4")) == 2    # read twice, both ways

@@ -426,6 +426,10 @@ class Recognizer:
         else:         # no uncovered face read: the surest card, one with a part inside a face's box first
             top = max(loose, key=lambda dm: (_in_a_face(dm[1], faces, image.shape), dm[0].confidence))[0] \
                 if loose else None
+            # hands over every face: the outline finder can still see which card lies uncovered
+            # (pile 9,430,514: a blue 8's one corner under two hands, over a green 4 read surer)
+            if top is not None and outlines is not None and len(read) > 1:
+                top = _top_by_outline(top, read, outlines())
         if top is not None and outlines is not None and top.confidence < REREAD_BELOW:
             again = self._reread(source, image, top, read, outlines(), colors, ox, oy)
             if again is not None:
@@ -1124,23 +1128,26 @@ def _top_by_outline(top: Detection, cards: list, outlines: list) -> Detection:
     surely (`TOP_OUTLINE`), does not hold the top card, and is found clearly more surely
     (`OUTLINE_MARGIN`) than any that does: a hand over the top card's corners lets a card
     beneath read more surely. A card sits in an outline when one of its parts lies where the
-    outline's card prints it (`_held`)."""
+    outline's card prints it (`_held`); the cards read as the top card (its two corners read as
+    two cards) are one. Also where no face was found (`_read`)."""
     found = sorted((o for o in outlines if o.cls == "card" and o.score >= OUTLINE_SURE), key=lambda o: -o.score)
     sure = [_card_order(o.quad) for o in found]
     covered = [_card_order(o.quad) for o in outlines if o.cls == "under" and o.score >= UNDER_SURE]
-    mine = next((m for d, m in cards if d is top), [])
+    # a card read twice (its two corners taken for two cards, no face joining them) is one card
+    twin = [(d.color, d.symbol) == (top.color, top.symbol) for d, _ in cards]
+    mine = [p for (d, m), t in zip(cards, twin) if t for p in m]
     if not sure:
         return top
     holds_top = [_held(q, mine) for q in sure]
     if not any(holds_top) and any(_held(q, mine) for q in covered):
-        over = [d for d, m in cards if d is not top and any(_held(q, m) for q in sure)]
+        over = [d for (d, m), t in zip(cards, twin) if not t and any(_held(q, m) for q in sure)]
         if len(over) == 1:
             return over[0]
     # the surest uncovered outline (`TOP_OUTLINE`), found `OUTLINE_MARGIN` more surely than any
     # holding the top card, holds exactly one other card: that card is on top
     if found[0].score < TOP_OUTLINE or holds_top[0]:
         return top
-    held = [d for d, m in cards if d is not top and _held(sure[0], m)]
+    held = [d for (d, m), t in zip(cards, twin) if not t and _held(sure[0], m)]
     ours = max((o.score for o, h in zip(found, holds_top) if h), default=0.0)
     return held[0] if len(held) == 1 and found[0].score - ours >= OUTLINE_MARGIN else top
 
