@@ -34,8 +34,9 @@ HELDOUT = (9530000, 9530600, 9540000, 9540600, 9550000, 9550600)
 SETS = {"tuning": TUNING, "heldout": HELDOUT}
 
 
+@functools.cache
 def _bench():
-    """bench_recognizer.py (a script beside this one) as a module."""
+    """bench_recognizer.py (a script beside this one) as a module, loaded once per process."""
     spec = importlib.util.spec_from_file_location("bench_recognizer", HERE / "bench_recognizer.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,18 +1,7 @@
 """The many-set pile benchmark (models/bench_piles.py): its figures, its comparison, its arguments."""
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("bench_piles", ROOT / "models" / "bench_piles.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _set(first, readable, clear, misses):
@@ -20,8 +9,8 @@ def _set(first, readable, clear, misses):
             "misses": misses}
 
 
-def test_the_totals_split_clear_views_from_covered_cards():
-    bp = _script()
+def test_the_totals_split_clear_views_from_covered_cards(models_script):
+    bp = models_script("bench_piles")
     sets = [_set(1, 100, 80, ["5 clear (0.97 in view): red 1 -> None", "9 covered (0.30 in view): blue 2 -> None"]),
             _set(2, 100, 90, ["105 covered (0.20 in view): green 3 -> ('green', '8')"])]
     t = bp.total(sets)
@@ -31,8 +20,8 @@ def test_the_totals_split_clear_views_from_covered_cards():
     assert (t["covered"], t["accuracy_covered"]) == (30, round(1 - 2 / 30, 4))
 
 
-def test_a_comparison_counts_only_the_sets_both_ran_and_names_mended_and_lost():
-    bp = _script()
+def test_a_comparison_counts_only_the_sets_both_ran_and_names_mended_and_lost(models_script):
+    bp = models_script("bench_piles")
     old = {"sets": {"1": _set(1, 50, 40, ["3 covered (0.3 in view): a -> None", "7 clear (0.9 in view): b -> None"]),
                     "2": _set(2, 50, 40, ["60 covered (0.3 in view): c -> None"])}}
     new = {"sets": {"1": _set(1, 50, 40, ["7 clear (0.9 in view): b -> None", "8 covered (0.4 in view): d -> None"]),
@@ -44,16 +33,16 @@ def test_a_comparison_counts_only_the_sets_both_ran_and_names_mended_and_lost():
     assert [m.split()[0] for m in c["lost"]] == ["8"]
 
 
-def test_the_held_out_sets_are_not_the_tuning_sets():
-    bp = _script()
+def test_the_held_out_sets_are_not_the_tuning_sets(models_script):
+    bp = models_script("bench_piles")
     assert not set(bp.HELDOUT) & set(bp.TUNING)
     # 600 piles each: no two sets share a seed
     firsts = sorted(bp.HELDOUT + bp.TUNING)
     assert all(b - a >= 600 for a, b in zip(firsts, firsts[1:]))
 
 
-def test_a_small_run_writes_every_set_and_compares_with_itself(tmp_path, capsys):
-    bp = _script()
+def test_a_small_run_writes_every_set_and_compares_with_itself(tmp_path, capsys, models_script):
+    bp = models_script("bench_piles")
     out = tmp_path / "run.json"
     assert bp.main(["--first-seeds", "9200000", "--piles", "3", "--procs", "1", "--out", str(out)]) == 0
     run = json.loads(out.read_text())
@@ -68,8 +57,8 @@ def test_a_small_run_writes_every_set_and_compares_with_itself(tmp_path, capsys)
 
 @pytest.mark.parametrize("args", [["--piles", "0"], ["--procs", "0"], ["--compare", "missing.json"],
                                   ["--sets", "heldout", "--first-seeds", "1"]])
-def test_bad_arguments_are_a_clear_error(args, tmp_path, monkeypatch):
+def test_bad_arguments_are_a_clear_error(args, tmp_path, monkeypatch, models_script):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exc:
-        _script().main(args)
+        models_script("bench_piles").main(args)
     assert exc.value.code == 2

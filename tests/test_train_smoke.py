@@ -129,16 +129,9 @@ def test_shaken_crops_are_smeared_along_one_direction():
         assert large > 0.5 and large > 4 * small           # a streak: long one way, thin the other
 
 
-def _mine_hard():
-    spec = importlib.util.spec_from_file_location("mine_hard", ROOT / "models" / "mine_hard.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_a_scene_is_hard_when_a_labelled_index_or_face_has_no_detection_over_it():
+def test_a_scene_is_hard_when_a_labelled_index_or_face_has_no_detection_over_it(models_script):
     from companion.vision.recognizer import Part
-    mine = _mine_hard()
+    mine = models_script("mine_hard")
     rows = [("index", (10, 10, 30, 30)), ("card", (0, 0, 100, 140)), ("centre", (30, 50, 70, 90))]
     found = [Part("index", (11, 11, 31, 31), 0.6), Part("card", (2, 0, 100, 138), 0.8)]
     assert mine.missed(found, rows, 0.4) == 0              # the centre symbol is not counted
@@ -147,11 +140,11 @@ def test_a_scene_is_hard_when_a_labelled_index_or_face_has_no_detection_over_it(
     assert mine.missed([Part("index", (20, 20, 40, 40), 0.9)] + found[1:], rows, 0.4) == 1    # overlapping too little
 
 
-def test_the_hard_scenes_list_holds_every_hard_image_and_the_easy_share_asked(tmp_path, capsys):
+def test_the_hard_scenes_list_holds_every_hard_image_and_the_easy_share_asked(tmp_path, capsys, models_script):
     from companion.vision.dataset import write_detector_dataset
     write_detector_dataset(tmp_path / "det", count=6, val=0, procs=1, kinds=("pile",), hands=1.0)
     out = tmp_path / "hard.txt"
-    mine = _mine_hard()
+    mine = models_script("mine_hard")
     assert mine.main([str(tmp_path / "det"), "--easy", "2", "--out", str(out)]) == 0
     hard = int(capsys.readouterr().out.split(" hard of ")[0].split()[-1])
     listed = out.read_text().split()
