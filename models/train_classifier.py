@@ -255,9 +255,10 @@ def main(argv=None) -> int:
     return 0
 
 
-def export(model: nn.Module, path: str):
+def export(model: nn.Module, path: str, size: tuple = (SIZE, SIZE)):
+    """The model as ONNX: input "crops" (N x 3 x height x width, BGR in 0..1), output "logits"."""
     model.eval()
-    dummy = torch.zeros(1, 3, SIZE, SIZE)
+    dummy = torch.zeros(1, 3, *size)
     torch.onnx.export(model, dummy, path, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
 

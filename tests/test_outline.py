@@ -68,3 +68,76 @@ def test_letterboxing_keeps_the_proportions_and_centres_the_picture():
     x, s, left, top = letterbox(img, 64)
     assert x.shape == (1, 3, 64, 64) and s == pytest.approx(0.32) and (left, top) == (0, 16)
     assert x[0, :, 16:48].min() == 1.0 and x[0, :, :16].max() < 0.5
+
+
+@pytest.mark.parametrize("start", range(4))
+@pytest.mark.parametrize("backwards", [False, True])
+def test_an_outline_stands_upright_whatever_corner_it_starts_at_and_whichever_way_round(start, backwards):
+    from companion.vision.outline import upright
+    # a card 60 wide and 90 tall, turned 30 degrees
+    rect = cv2.boxPoints(((200.0, 150.0), (60.0, 90.0), 30.0))
+    q = np.roll(rect[::-1] if backwards else rect, start, axis=0)
+    u = upright(q)
+    assert sorted(map(tuple, u.round(3))) == sorted(map(tuple, np.float32(rect).round(3)))
+    side = [np.hypot(*(u[(k + 1) % 4] - u[k])) for k in range(4)]
+    assert side[0] == pytest.approx(60, abs=0.01) and side[1] == pytest.approx(90, abs=0.01)
+    x, y = u[:, 0], u[:, 1]
+    assert np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) > 0        # clockwise with y down
+
+
+def test_a_card_crop_shows_the_card_upright_and_unmirrored():
+    from companion.vision.outline import CARD_CROP, card_crop
+    w, h = CARD_CROP
+    face = np.zeros((90, 60, 3), np.uint8)
+    face[:, :] = (255, 255, 255)
+    face[:20, :20] = (0, 0, 255)        # a red square in its top left corner
+    face[:20, 40:] = (255, 0, 0)        # a blue one in its top right
+    image = np.zeros((400, 500, 3), np.uint8)
+    # drawn at 3x its size, turned a quarter turn clockwise in the image
+    quad = np.float32([[420, 100], [420, 280], [150, 280], [150, 100]])      # tl, tr, br, bl of the card
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [60, 0], [60, 90], [0, 90]]), quad)
+    cv2.warpPerspective(face, m, (500, 400), dst=image, borderMode=cv2.BORDER_TRANSPARENT)
+    crop = card_crop(image, quad[[2, 0, 3, 1]][[0, 2, 1, 3]])     # its corners in another order
+    assert crop.shape == (h, w, 3)
+    # upright, or upside down (which short side is the top is not known), but never mirrored
+    want = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+    diff = min(np.abs(crop.astype(int) - want).mean(), np.abs(crop[::-1, ::-1].astype(int) - want).mean())
+    assert diff < 12
+    mirrored = np.abs(crop.astype(int) - want[:, ::-1]).mean()
+    assert mirrored > 3 * diff
+
+
+def test_the_card_reader_reads_each_outline_both_ways_up(tmp_path):
+    from companion.vision.classes import SYMBOLS
+    from companion.vision.outline import CardReader
+
+    class _Net:
+        def __init__(self):
+            self.seen = None
+
+        def get_inputs(self):
+            class _In:
+                name = "crops"
+            return [_In()]
+
+        def run(self, _, feed):
+            self.seen = feed["crops"]
+            n = len(self.seen)
+            logits = np.zeros((n, len(SYMBOLS)), np.float32)
+            logits[: n // 2, 3] = 4.0        # upright: a 3
+            logits[n // 2:, 3] = 0.0         # upside down: nothing sure
+            return [logits]
+
+    reader = CardReader.__new__(CardReader)
+    reader.net = _Net()
+    image = np.full((200, 200, 3), 200, np.uint8)
+    quads = [np.float32([[10, 10], [70, 10], [70, 100], [10, 100]]), np.float32([[90, 50], [150, 50], [150, 140], [90, 140]])]
+    probs = reader.read(image, quads)
+    assert probs.shape == (2, len(SYMBOLS)) and np.allclose(probs.sum(1), 1)
+    assert (probs.argmax(1) == 3).all()
+    assert reader.net.seen.shape == (4, 3, 96, 64)         # two outlines, each both ways up
+    # the second half is the first turned half a turn
+    assert np.array_equal(reader.net.seen[2:], reader.net.seen[:2, :, ::-1, ::-1])
+    assert reader.read(image, []).shape == (0, len(SYMBOLS))
+    with pytest.raises(ModelError, match="missing.onnx"):
+        CardReader(tmp_path / "missing.onnx")

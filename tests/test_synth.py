@@ -545,3 +545,26 @@ def test_crops_of_corners_half_hidden_carry_their_share_in_view(tmp_path):
     with pytest.raises(SystemExit):
         main(["crops", str(tmp_path / "d"), "--count", "1", "--min-index", "0"])
     assert not (tmp_path / "d").exists()
+
+
+def test_card_reader_crops_are_the_same_for_a_seed_and_name_each_outlines_card(tmp_path):
+    import json
+    from companion.vision.dataset import labelled_outlines, write_cards
+    from companion.vision.outline import CARD_CROP
+    a = json.loads(write_cards(tmp_path / "a", count=6, first_seed=7_000_000, procs=1, kinds=("pile",), hands=1.0).read_text())
+    b = json.loads(write_cards(tmp_path / "b", count=6, first_seed=7_000_000, procs=1, kinds=("pile",), hands=1.0).read_text())
+    assert a == b and a
+    for r in a:
+        ia, ib = cv2.imread(str(tmp_path / "a" / r["file"])), cv2.imread(str(tmp_path / "b" / r["file"]))
+        assert ia.shape == (CARD_CROP[1], CARD_CROP[0], 3) and np.array_equal(ia, ib)
+    for seed in range(7_000_000, 7_000_006):
+        sc = make_scene(seed, size=((416, 416), (416, 416), (480, 360), (320, 320))[seed % 4], kind="pile", hands=1.0,
+                        min_index=0.3)
+        h, w = sc.image.shape[:2]
+        rows = [r for r in a if r["seed"] == seed and r["cls"] != "none"]
+        want = [(str(o.card.symbol), cls) for o, cls, _ in labelled_outlines(sc.outlines, w, h)]
+        assert [(r["symbol"], r["cls"]) for r in rows] == want
+        # the top card is the pile's uncovered one; its parts' share in view is kept
+        assert [r for r in rows if r["cls"] == "card"][-1]["symbol"] == sc.top.symbol
+        assert all(0 <= r["parts"] <= 1 for r in rows)
+    assert all(r["symbol"] == "none" and r["color"] is None for r in a if r["cls"] == "none")

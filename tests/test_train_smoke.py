@@ -154,3 +154,25 @@ def test_the_hard_scenes_list_holds_every_hard_image_and_the_easy_share_asked(tm
     mine.missed = lambda parts, rows, iou: len(rows)
     assert mine.main([str(tmp_path / "det"), "--easy", "2", "--out", str(out)]) == 0
     assert sorted(out.read_text().split()) == sorted(str(p) for p in images)
+
+
+@need_train
+def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tmp_path):
+    from companion.vision.classes import SYMBOLS
+    from companion.vision.dataset import write_cards
+    from companion.vision.outline import CardReader
+    write_cards(tmp_path / "cards", count=8, first_seed=7_000_000, procs=1, kinds=("pile",))
+    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "cards"),
+                          "--epochs", "1", "--batch", "8", "--out", str(tmp_path / "cr")],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert (tmp_path / "cr.pt").is_file() and (tmp_path / "cr.ep1.pt").is_file()
+    probs = CardReader(tmp_path / "cr.onnx").read(np.zeros((120, 160, 3), np.uint8),
+                                                  [np.float32([[10, 10], [50, 10], [50, 70], [10, 70]])])
+    assert probs.shape == (1, len(SYMBOLS)) and np.isclose(probs.sum(), 1)
+    # no crops: a clear error, not a crash
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "cards.json").write_text("[]")
+    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "empty"),
+                          "--epochs", "1", "--out", str(tmp_path / "cr2")], capture_output=True, text=True, timeout=600)
+    assert out.returncode != 0 and "no card crops found" in out.stderr

@@ -3,6 +3,7 @@
     python -m companion.vision.dataset detector OUT --count 4000 --first-seed 0
     python -m companion.vision.dataset crops OUT --count 3000 --first-seed 500000
     python -m companion.vision.dataset outlines OUT --count 5000 --first-seed 600000
+    python -m companion.vision.dataset cards OUT --count 20000 --first-seed 7000000
 
 Seeds name the scenes: training, validation and the held-out benchmark use disjoint ranges
 (see ``SEEDS``), so a benchmark scene is never seen in training.
@@ -18,6 +19,7 @@ import cv2
 import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES, OUTLINE_CLASSES
+from .outline import card_crop
 from .render import SHAPES, font_folders, truetype_fonts
 from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, MIN_INDEX, make_scene
 
@@ -183,6 +185,12 @@ def outline_rows(outlines: list, w: int, h: int) -> list[tuple[int, np.ndarray]]
     Ultralytics oriented box. A card the frame cuts is labelled by the smallest turned rectangle
     round its part inside the frame (Ultralytics takes no corner outside the frame); one with less
     than a fifth of its area inside it, not at all."""
+    return [(OUTLINE_CLASSES.index(cls), np.clip(quad / [w, h], 0, 1).astype(np.float32))
+            for _, cls, quad in labelled_outlines(outlines, w, h)]
+
+
+def labelled_outlines(outlines: list, w: int, h: int) -> list[tuple]:
+    """(outline, class, 4x2 corners in pixels) of each outline worth labelling (`outline_rows`)."""
     frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     rows = []
     for o in outlines:
@@ -198,8 +206,76 @@ def outline_rows(outlines: list, w: int, h: int) -> list[tuple[int, np.ndarray]]
             if poly is None or inter < 0.2 * area:
                 continue
             quad = cv2.boxPoints(cv2.minAreaRect(poly.reshape(-1, 2)))
-        rows.append((OUTLINE_CLASSES.index(cls), np.clip(quad / [w, h], 0, 1).astype(np.float32)))
+        rows.append((o, cls, quad))
     return rows
+
+
+def jittered_rect(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The turned rectangle round `quad` as the outline finder might find it: its middle moved by
+    about 4% of the card's width, each side 7% shorter to 8% longer, turned by about 3 degrees."""
+    (cx, cy), (a, b), ang = cv2.minAreaRect(np.float32(quad))
+    s = min(a, b)
+    cx, cy = cx + rng.normal(0, 0.04) * s, cy + rng.normal(0, 0.04) * s
+    a, b = a * rng.uniform(0.93, 1.08), b * rng.uniform(0.93, 1.08)
+    return cv2.boxPoints(((cx, cy), (a, b), ang + rng.normal(0, 3))).astype(np.float32)
+
+
+# a card reader's crop counts the card's corner indices seen this much (`make_scene`'s min_index;
+# its row's "parts": the most of any one seen, a centre symbol counting from 0.7)
+CARD_PART = 0.3
+
+
+def _write_cards(args):
+    seed, out, kinds, fonts, shapes, themed, hands = args
+    kind = kinds[seed % len(kinds)] if kinds else None
+    sc = make_scene(seed, size=_scene_size(seed), kind=kind, fonts=fonts, shapes=shapes, themed=themed, hands=hands,
+                    min_index=CARD_PART)
+    h, w = sc.image.shape[:2]
+    rng = np.random.default_rng(seed + 31)
+    rows, quads = [], []
+    for k, (o, cls, quad) in enumerate(labelled_outlines(sc.outlines, w, h)):
+        quads.append(quad)
+        name = f"s{seed:08d}_{k}.png"
+        cv2.imwrite(str(out / name), card_crop(sc.image, jittered_rect(quad, rng)))
+        rows.append({"file": name, "symbol": o.card.symbol, "color": o.card.color, "cls": cls, "seed": seed,
+                     "seen": o.seen, "covered": o.covered, "deck": sc.deck,
+                     "parts": max([lab.visible for lab in sc.labels if lab.card is o.card and lab.cls != "card"],
+                                  default=0.0)})
+    # a turned rectangle of a card's size that holds no face-up card: the table, a back, a hand
+    side = min(w, h) * rng.uniform(0.18, 0.75)
+    box = ((rng.uniform(0, w), rng.uniform(0, h)), (side * 0.64, side), rng.uniform(0, 180))
+    neg = cv2.boxPoints(box).astype(np.float32)
+    area = side * side * 0.64
+    if all(cv2.intersectConvexConvex(_convex(neg), _convex(np.float32(o.quad)))[0] < 0.1 * area
+           for o in sc.outlines):
+        name = f"s{seed:08d}_n.png"
+        cv2.imwrite(str(out / name), card_crop(sc.image, neg))
+        rows.append({"file": name, "symbol": "none", "color": None, "cls": "none", "seed": seed, "deck": sc.deck})
+    return rows
+
+
+def write_cards(out: Path, count: int, first_seed: int, procs: int = 2, kinds: tuple = (), fonts: tuple = (),
+                shapes: tuple = (), themed: float = 0.0, hands: float | None = None) -> Path:
+    """The card reader's crops (`outline.card_crop`) of `count` scenes: every face-up card's outline
+    the finder is taught (`labelled_outlines`), as the finder might find it (`jittered_rect`), with
+    its symbol, and one rectangle holding no face-up card ("none"); ``kinds``, ``fonts``,
+    ``shapes``, ``themed`` and ``hands`` as for `write_crops`. Returns cards.json."""
+    kinds = _check_kinds(kinds)
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [(first_seed + i, out, kinds, tuple(fonts), tuple(shapes), themed, hands) for i in range(count)]
+    return _write_rows(_write_cards, jobs, procs, out / "cards.json")
+
+
+def _write_rows(fn, jobs: list, procs: int, path: Path) -> Path:
+    """Runs `fn` over `jobs` (each a scene's, giving its rows) and writes every row to `path` (JSON)."""
+    rows = []
+    for k, r in enumerate(_run(fn, jobs, procs)):
+        rows += r
+        if k % 500 == 0:
+            print(f"  {k}/{len(jobs)} scenes", flush=True)
+    path.write_text(json.dumps(rows))
+    return path
 
 
 def _convex(quad: np.ndarray) -> np.ndarray:
@@ -314,18 +390,12 @@ def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: i
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes), themed, tilt, hands, cut_labels,
              frame_cuts, min_index) for i in range(count)]
-    rows = []
-    for k, r in enumerate(_run(_write_crops, jobs, procs)):
-        rows += r
-        if k % 500 == 0:
-            print(f"  {k}/{count} scenes", flush=True)
-    (out / "crops.json").write_text(json.dumps(rows))
-    return out / "crops.json"
+    return _write_rows(_write_crops, jobs, procs, out / "crops.json")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["detector", "crops", "outlines"])
+    ap.add_argument("what", choices=["detector", "crops", "outlines", "cards"])
     ap.add_argument("out")
     ap.add_argument("--count", type=int, default=4000)
     ap.add_argument("--val", type=int, default=400)
@@ -377,7 +447,11 @@ def main(argv=None):
         fonts = pick_fonts(a.fonts)
     except ValueError as exc:
         ap.error(str(exc))
-    if a.what == "outlines":
+    if a.what == "cards":
+        seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
+        print(write_cards(Path(a.out), a.count, seed, a.procs, tuple(a.kinds), fonts, tuple(a.shapes), a.themed,
+                          a.hands))
+    elif a.what == "outlines":
         print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                     a.tilt, tuple(a.kinds), a.hands))
     elif a.what == "detector":

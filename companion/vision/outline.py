@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import OUTLINE_CLASSES
+from .classes import OUTLINE_CLASSES, SYMBOLS
 from .runtime import letterbox, session
 
 
@@ -65,3 +65,62 @@ class OutlineFinder:
                 quad = (cv2.boxPoints(boxes[k]) - [left, top]) / s
                 found.append(FoundOutline(name, quad.astype(np.float32), float(conf[sel[k]])))
         return sorted(found, key=lambda o: -o.score)
+
+
+# the card reader's input: a card's outline turned upright, its long side up (width, height)
+CARD_CROP = (64, 96)
+
+
+def upright(quad: np.ndarray) -> np.ndarray:
+    """A turned rectangle's corners in the order (tl, tr, br, bl) of a card standing upright: clockwise
+    in the image (y down), its first side a short one. Which short side is the top is not known (a card
+    read upside down is the same card, but for its picture; the reader is asked both ways round)."""
+    q = np.float32(quad).reshape(4, 2)
+    x, y = q[:, 0], q[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+        q = q[::-1].copy()
+    if np.hypot(*(q[1] - q[0])) > np.hypot(*(q[3] - q[0])):
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def card_crop(image: np.ndarray, quad: np.ndarray, size: tuple = CARD_CROP) -> np.ndarray:
+    """The pixels inside a card's outline `quad`, turned upright and drawn at `size` (width, height).
+    A big card is first shrunk by averaging, so that its print does not alias."""
+    q = upright(quad)
+    w, h = size
+    long_side = max(np.hypot(*(q[3] - q[0])), 1.0)
+    f = min(1.0, 1.5 * h / long_side)
+    if f < 1.0:
+        x0, y0 = np.floor(q.min(0)).astype(int)
+        x1, y1 = np.ceil(q.max(0)).astype(int) + 1
+        ih, iw = image.shape[:2]
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(iw, x1), min(ih, y1)
+        if x1 - x0 > 1 and y1 - y0 > 1:
+            image = cv2.resize(image[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            q = (q - [x0, y0]) * f
+    m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class CardReader:
+    """Runs the exported card reader (`models/train_cardreader.py`): the symbol of the card inside
+    each outline, from its whole upright crop (`card_crop`), read both ways up, logits averaged::
+
+        reader = CardReader(Path("models/cardreader.onnx"))
+        probs = reader.read(image, [o.quad for o in outlines])     # N x len(SYMBOLS)
+    """
+
+    def __init__(self, path: Path, *, threads: int = 1):
+        self.net = session(Path(path), threads)
+
+    def read(self, image: np.ndarray, quads: list) -> np.ndarray:
+        if not quads:
+            return np.zeros((0, len(SYMBOLS)), np.float32)
+        crops = np.stack([card_crop(image, q) for q in quads])
+        views = np.concatenate([crops, crops[:, ::-1, ::-1]])
+        x = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
+        logits = self.net.run(None, {self.net.get_inputs()[0].name: x})[0]
+        logits = logits.reshape(2, len(quads), -1).mean(0)
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)

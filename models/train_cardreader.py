@@ -1,0 +1,195 @@
+"""Training recipe for the card reader: a small CNN that reads a whole card's symbol from the
+pixels inside its outline (the outline finder's turned rectangle, turned upright: 64x96,
+`companion.vision.outline.card_crop`), what a hand or another card leaves of it included.
+
+    python -m companion.vision.dataset cards /work/data/cards1 --count 24000 --first-seed 7000000 \
+        --hands 0.6 --fonts DejaVu STIX cm --shapes 1 2 --themed 0.1
+    python models/train_cardreader.py --cards /work/data/cards1 --epochs 6 --threads 2 --out models/cardreader
+
+A crop is read upright or upside down (which short side of an outline is the top is not known), so
+every batch is turned half a turn at random, besides a few degrees, a shift and a scale (the finder's
+outline is rough); colours are jittered and channels permuted (the colour is read from the card's
+pixels, not by this network), and some crops blurred, sampled down or smeared. A card whose symbol
+no corner or middle shows (the generator's "parts" under 0.3 and less than half the card in view)
+is left out. Writes OUT.pt (state dict) and OUT.onnx (input "crops": N x 3 x 96 x 64, BGR, 0..1).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from companion.vision.classes import SYMBOLS  # noqa: E402
+from companion.vision.outline import CARD_CROP  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_classifier import degrade, export, shake  # noqa: E402
+
+W, H = CARD_CROP
+
+
+class CardNet(nn.Module):
+    """A small CNN: a 64x96 BGR card crop -> symbol logits (last class: no card's symbol). Its first
+    layer halves the crop (a CPU trains on full-size thin layers slowly), its last takes the
+    strongest response anywhere (a symbol may show in any corner or the middle)."""
+
+    def __init__(self, n_classes: int = len(SYMBOLS), width: int = 16):
+        super().__init__()
+        w = width
+
+        def block(i, o, stride=1):
+            return nn.Sequential(nn.Conv2d(i, o, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(o),
+                                 nn.ReLU(inplace=True))
+
+        self.features = nn.Sequential(block(3, w, 2), block(w, 2 * w), nn.MaxPool2d(2),
+                                      block(2 * w, 4 * w), nn.MaxPool2d(2),
+                                      block(4 * w, 6 * w), block(6 * w, 6 * w), nn.MaxPool2d(2),
+                                      block(6 * w, 8 * w), nn.AdaptiveMaxPool2d(1))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(8 * w, n_classes))
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+
+def readable(row: dict) -> bool:
+    """Is the card's symbol shown in its crop: a corner index 30% in view, a middle 70%, or half the card?"""
+    return row["symbol"] == "none" or row.get("parts", 0) >= 0.3 or row.get("seen", 0) >= 0.5
+
+
+def load_cards(folder: Path):
+    rows = [r for r in json.loads((folder / "cards.json").read_text()) if r["symbol"] in SYMBOLS and readable(r)]
+    xs, ys, kept = [], [], []
+    for r in rows:
+        img = cv2.imread(str(folder / r["file"]))
+        if img is None:
+            continue
+        if img.shape[:2] != (H, W):
+            img = cv2.resize(img, (W, H), interpolation=cv2.INTER_AREA)
+        xs.append(img)
+        ys.append(SYMBOLS.index(r["symbol"]))
+        kept.append(r)
+    return xs, ys, kept
+
+
+def augment(x: torch.Tensor, gen: torch.Generator, degrade_share: float = 0.2, shake_share: float = 0.1) -> torch.Tensor:
+    """Half a turn at random, a few degrees, shift and scale; colour, channel order, blur, noise."""
+    n = x.shape[0]
+    flip = torch.rand(n, generator=gen) < 0.5
+    x[flip] = torch.flip(x[flip], dims=(2, 3))
+    ang = (torch.rand(n, generator=gen) - 0.5) * math.radians(10)
+    sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.16
+    tx, ty = [(torch.rand(n, generator=gen) - 0.5) * 0.12 for _ in range(2)]
+    aspect = H / W    # turn in pixels, not in the grid's stretched units
+    cos, sin = torch.cos(ang) * sc, torch.sin(ang) * sc
+    lin = torch.stack([torch.stack([cos, -sin * aspect], 1), torch.stack([sin / aspect, cos], 1)], 1)
+    theta = torch.cat([lin, torch.stack([tx, ty], 1)[:, :, None]], 2)
+    x = F.grid_sample(x, F.affine_grid(theta, x.shape, align_corners=False), padding_mode="border", align_corners=False)
+    perm = torch.rand(n, generator=gen) < 0.4
+    if perm.any():
+        x[perm] = x[perm][:, torch.randperm(3, generator=gen)]
+    grey = torch.rand(n, generator=gen) < 0.1
+    if grey.any():
+        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    gain = 0.5 + torch.rand(n, 3, 1, 1, generator=gen) * 0.3 + torch.rand(n, 1, 1, 1, generator=gen) * 0.6
+    x = x * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
+    blur = torch.rand(n, generator=gen) < 0.2
+    if blur.any():
+        k = torch.tensor([1., 2., 1.])
+        k = (k[:, None] * k[None]) / 16
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k.expand(3, 1, 3, 3).contiguous(), groups=3)
+    if degrade_share:
+        x = degrade(x, gen, degrade_share)
+    if shake_share:
+        x = shake(x, gen, shake_share)
+    x = x + torch.randn(x.shape, generator=gen) * torch.rand(n, 1, 1, 1, generator=gen) * 0.04
+    return x.clamp(0, 1)
+
+
+def to_tensor(xs) -> torch.Tensor:
+    return torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2).contiguous()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cards", action="append", default=[], help="folder(s) written by companion.vision.dataset cards")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--width", type=int, default=16)
+    ap.add_argument("--init", default=None, help="continue from these weights (.pt)")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--limit", type=int, default=0, help="use only this many crops (a smoke run)")
+    ap.add_argument("--out", default="models/cardreader")
+    a = ap.parse_args(argv)
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(0)
+    xs, ys, rows = [], [], []
+    for folder in a.cards:
+        x, y, r = load_cards(Path(folder))
+        xs += x; ys += y; rows += r
+    if a.limit:
+        xs, ys, rows = xs[:a.limit], ys[:a.limit], rows[:a.limit]
+    if not xs:
+        ap.error("no card crops found: write them with `python -m companion.vision.dataset cards OUT`")
+    print(f"{len(xs)} card crops; classes {np.bincount(ys, minlength=len(SYMBOLS)).tolist()}", flush=True)
+    X, Y = to_tensor(xs), torch.tensor(ys)
+    # validation by scene, so that a scene's crops are never on both sides
+    seeds = np.array([r["seed"] for r in rows])
+    val_mask = (seeds % 20) == 7
+    val, tr = np.nonzero(val_mask)[0], np.nonzero(~val_mask)[0]
+    hidden = np.array([r.get("cls") == "card" and r.get("parts", 1) < 0.75 for r in rows])
+    rng = np.random.default_rng(1)
+    model = CardNet(width=a.width)
+    if a.init:
+        model.load_state_dict(torch.load(a.init))
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    steps = a.epochs * math.ceil(len(tr) / a.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps)
+    gen = torch.Generator().manual_seed(0)
+    best = -1.0
+    for ep in range(a.epochs):
+        model.train()
+        t0, order = time.time(), torch.from_numpy(rng.permutation(tr))
+        tot = 0.0
+        for i in range(0, len(order), a.batch):
+            b = order[i: i + a.batch]
+            out = model(augment(X[b].float() / 255, gen))
+            if i // a.batch % 100 == 0:
+                print(f"  step {i // a.batch} {time.time() - t0:.0f}s", flush=True)
+            loss = F.cross_entropy(out, Y[b], label_smoothing=0.05)
+            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            tot += loss.item() * len(b)
+        model.eval()
+        right = []
+        with torch.no_grad():
+            for i in range(0, len(val), 512):
+                b = torch.from_numpy(val[i: i + 512])
+                x = X[b].float() / 255
+                logits = model(x) + model(torch.flip(x, dims=(2, 3)))
+                right.append((logits.argmax(1) == Y[b]).numpy())
+        right = np.concatenate(right)
+        acc, acc_hidden = right.mean(), right[hidden[val]].mean() if hidden[val].any() else float("nan")
+        print(f"epoch {ep + 1}/{a.epochs} loss {tot / len(tr):.4f} val_acc {acc:.4f} "
+              f"top cards half hidden {acc_hidden:.4f} ({hidden[val].sum()}) {time.time() - t0:.0f}s", flush=True)
+        torch.save(model.state_dict(), a.out + f".ep{ep + 1}.pt")
+        if acc >= best:
+            best = acc
+            torch.save(model.state_dict(), a.out + ".pt")
+    model.load_state_dict(torch.load(a.out + ".pt"))
+    export(model, a.out + ".onnx", (H, W))
+    print(f"best val_acc {best:.4f}; wrote {a.out}.pt and {a.out}.onnx")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
