@@ -33,7 +33,7 @@ from companion.vision.classes import SYMBOLS  # noqa: E402
 from companion.vision.outline import CARD_CROP  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_classifier import degrade, export, shake  # noqa: E402
+from train_classifier import degrade, export, jitter_colours, shake  # noqa: E402
 
 W, H = CARD_CROP
 
@@ -94,19 +94,7 @@ def augment(x: torch.Tensor, gen: torch.Generator, degrade_share: float = 0.2, s
     lin = torch.stack([torch.stack([cos, -sin * aspect], 1), torch.stack([sin / aspect, cos], 1)], 1)
     theta = torch.cat([lin, torch.stack([tx, ty], 1)[:, :, None]], 2)
     x = F.grid_sample(x, F.affine_grid(theta, x.shape, align_corners=False), padding_mode="border", align_corners=False)
-    perm = torch.rand(n, generator=gen) < 0.4
-    if perm.any():
-        x[perm] = x[perm][:, torch.randperm(3, generator=gen)]
-    grey = torch.rand(n, generator=gen) < 0.1
-    if grey.any():
-        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
-    gain = 0.5 + torch.rand(n, 3, 1, 1, generator=gen) * 0.3 + torch.rand(n, 1, 1, 1, generator=gen) * 0.6
-    x = x * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
-    blur = torch.rand(n, generator=gen) < 0.2
-    if blur.any():
-        k = torch.tensor([1., 2., 1.])
-        k = (k[:, None] * k[None]) / 16
-        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k.expand(3, 1, 3, 3).contiguous(), groups=3)
+    x = jitter_colours(x, gen, 0.1, 0.2)
     if degrade_share:
         x = degrade(x, gen, degrade_share)
     if shake_share:

@@ -138,6 +138,27 @@ def shake(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
     return out
 
 
+def jitter_colours(x: torch.Tensor, gen: torch.Generator, grey_share: float, blur_share: float) -> torch.Tensor:
+    """Channels permuted (40% of the crops), `grey_share` made grey, every channel's gain and the
+    brightness jittered, `blur_share` softened by a 3x3 blur: decks and lamps differ in colour."""
+    n = x.shape[0]
+    perm = torch.rand(n, generator=gen) < 0.4
+    if perm.any():
+        order = torch.randperm(3, generator=gen)
+        x[perm] = x[perm][:, order]
+    grey = torch.rand(n, generator=gen) < grey_share
+    if grey.any():
+        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    gain = 0.5 + torch.rand(n, 3, 1, 1, generator=gen) * 0.3 + torch.rand(n, 1, 1, 1, generator=gen) * 0.6
+    x = x * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
+    blur = torch.rand(n, generator=gen) < blur_share
+    if blur.any():
+        k = torch.tensor([1., 2., 1.])
+        k = (k[:, None] * k[None]) / 16
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k.expand(3, 1, 3, 3).contiguous(), groups=3)
+    return x
+
+
 def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, degrade_share: float = 0.0,
             shake_share: float = 0.0) -> torch.Tensor:
     """Random turn, scale, shift, colour and channel order, blur (and, if asked, foreshortening,
@@ -162,20 +183,7 @@ def augment(x: torch.Tensor, gen: torch.Generator, foreshorten: float = 0.0, deg
     theta = torch.cat([lin, torch.stack([tx, ty], 1)[:, :, None]], 2)
     grid = F.affine_grid(theta, x.shape, align_corners=False)
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
-    perm = torch.rand(n, generator=gen) < 0.4
-    if perm.any():
-        order = torch.randperm(3, generator=gen)
-        x[perm] = x[perm][:, order]
-    grey = torch.rand(n, generator=gen) < 0.15
-    if grey.any():
-        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
-    gain = 0.5 + torch.rand(n, 3, 1, 1, generator=gen) * 0.3 + torch.rand(n, 1, 1, 1, generator=gen) * 0.6
-    x = x * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
-    blur = torch.rand(n, generator=gen) < 0.25
-    if blur.any():
-        k = torch.tensor([1., 2., 1.])
-        k = (k[:, None] * k[None]) / 16
-        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k.expand(3, 1, 3, 3).contiguous(), groups=3)
+    x = jitter_colours(x, gen, 0.15, 0.25)
     if degrade_share:      # (off: the random draws of the shipped classifier's recipe are unchanged)
         x = degrade(x, gen, degrade_share)
     if shake_share:

@@ -232,9 +232,8 @@ def _write_cards(args):
                     min_index=CARD_PART)
     h, w = sc.image.shape[:2]
     rng = np.random.default_rng(seed + 31)
-    rows, quads = [], []
+    rows = []
     for k, (o, cls, quad) in enumerate(labelled_outlines(sc.outlines, w, h)):
-        quads.append(quad)
         name = f"s{seed:08d}_{k}.png"
         cv2.imwrite(str(out / name), card_crop(sc.image, jittered_rect(quad, rng)))
         rows.append({"file": name, "symbol": o.card.symbol, "color": o.card.color, "cls": cls, "seed": seed,

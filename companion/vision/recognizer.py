@@ -25,7 +25,7 @@ from .classes import DETECTOR_CLASSES, SYMBOLS
 from .colour import (SKIN_MAX_SAT, balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit,
                      saturated_hues, skin_like, skin_most)
 from .dataset import crop_square
-from .outline import CardReader, OutlineFinder
+from .outline import CardReader, OutlineFinder, upright
 from .runtime import ModelError, letterbox, session, turned_logits
 
 
@@ -466,19 +466,17 @@ class Recognizer:
         probs = self.reader.read(source, [o.quad for o in found]) * self._allowed
         symbols = [SYMBOLS[k] for k in probs.argmax(1)]
         mine = next((m for d, m in cards if d is top), [])
-        if top is not None and any(sym == top.symbol and _held(_card_order(o.quad), mine)
+        if top is not None and any(sym == top.symbol and _held(upright(o.quad), mine)
                                    for o, sym in zip(found, symbols)):
             return None      # an uncovered outline holds the top card, and the reader reads it so
         o = found[0]
-        quad = _card_order(o.quad)
+        quad = upright(o.quad)
         symbol, q = symbols[0], float(probs[0].max())
         if symbol == "none" or q < READER_SURE or (top is not None and top.symbol == symbol):
             return None
         held = [d for d, m in cards if d.symbol == symbol and _held(quad, m)]
         if held:
             return max(held, key=lambda d: d.confidence)
-        if not READER_NEW:
-            return None
         colour = None
         if not kinds()[symbol].wild:
             inks = {c: _ink_share(image, quad, c, colors, self.skin_sat) for c in colors}
@@ -495,7 +493,7 @@ class Recognizer:
         (`_held`), that outline's reading (`_outline_reading`) stands for it when it is another
         card read more surely. None where the reading stands."""
         mine = next((m for d, m in cards if d is top), [])
-        held = [o for o in outlines if o.cls == "card" and o.score >= OUTLINE_SURE and _held(_card_order(o.quad), mine)]
+        held = [o for o in outlines if o.cls == "card" and o.score >= OUTLINE_SURE and _held(upright(o.quad), mine)]
         if len(held) != 1:
             return None
         again = self._outline_reading(source, image, held[0], colors, ox, oy)
@@ -522,7 +520,7 @@ class Recognizer:
                          oy: int) -> Detection | None:
         """The card outline `o` shows, read at its index spots and middle (`_read_outline`); None
         where no spot reads a symbol surely, a wild, or an outline not inked in the colour read."""
-        quad = _card_order(o.quad)
+        quad = upright(o.quad)
         w = _width(quad)
         spots = [("index", pt, INDEX_SIDE * w) for pt in _index_spots(quad)] + [("centre", quad.mean(0), CENTRE_SIDE * w)]
         # the outline is a few hundredths of a width out: each spot is read at nine places round it
@@ -1179,8 +1177,8 @@ def _top_by_outline(top: Detection, cards: list, outlines: list) -> Detection:
     outline's card prints it (`_held`); the cards read as the top card (its two corners read as
     two cards) are one. Also where no face was found (`_read`)."""
     found = sorted((o for o in outlines if o.cls == "card" and o.score >= OUTLINE_SURE), key=lambda o: -o.score)
-    sure = [_card_order(o.quad) for o in found]
-    covered = [_card_order(o.quad) for o in outlines if o.cls == "under" and o.score >= UNDER_SURE]
+    sure = [upright(o.quad) for o in found]
+    covered = [upright(o.quad) for o in outlines if o.cls == "under" and o.score >= UNDER_SURE]
     # a card read twice (its two corners taken for two cards, no face joining them) is one card
     twin = [(d.color, d.symbol) == (top.color, top.symbol) for d, _ in cards]
     mine = [p for (d, m), t in zip(cards, twin) if t for p in m]
@@ -1238,11 +1236,9 @@ REREAD_BELOW = 0.7
 # the card reader (`Recognizer._read_card`, where recognizer.json names one; session 51's is not
 # shipped) reads the outlines found this surely as uncovered, and names the top card where it reads
 # the surest one's symbol at READER_SURE (0.7 lost 3 clear views on the held-out pile sets; 0.9
-# mended 3 there, but on the tuning sets mended 1 and lost 3); READER_NEW: also a card no reading
-# holds, coloured by its ink
+# mended 3 there, but on the tuning sets mended 1 and lost 3)
 READER_OUTLINE = 0.7
 READER_SURE = 0.9
-READER_NEW = True
 
 
 def _ink_share(image: np.ndarray, quad: np.ndarray, colour: str, colors, skin: int) -> float:
@@ -1262,12 +1258,6 @@ def _ink_share(image: np.ndarray, quad: np.ndarray, colour: str, colors, skin: i
     if hues is None or area == 0:
         return 0.0
     return float(colour_shares(hues, colors)[list(colors).index(colour)] * len(hues) / area)
-
-
-def _card_order(quad: np.ndarray) -> np.ndarray:
-    """A turned rectangle's corners, starting where its first side is the card's width (its shorter side)."""
-    q = np.float32(quad)
-    return np.roll(q, -1, axis=0) if np.hypot(*(q[1] - q[0])) > np.hypot(*(q[3] - q[0])) else q
 
 
 def _held(quad: np.ndarray, members: list[Part]) -> bool:
