@@ -16,25 +16,16 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from companion.vision.classes import OUTLINE_CLASSES  # noqa: E402
 from companion.vision.dataset import SEEDS, outline_rows  # noqa: E402
-from companion.vision.outline import OutlineFinder  # noqa: E402
+from companion.vision.outline import OutlineFinder, quad_iou  # noqa: E402
 from companion.vision.synth import make_scene  # noqa: E402
 
 MATCH = 0.5
-
-
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """The intersection over union of two convex quadrilaterals."""
-    a, b = cv2.convexHull(np.float32(a)), cv2.convexHull(np.float32(b))
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def _bin(seen: float) -> str:

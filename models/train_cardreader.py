@@ -4,7 +4,13 @@ pixels inside its outline (the outline finder's turned rectangle, turned upright
 
     python -m companion.vision.dataset cards /work/data/cards1 --count 24000 --first-seed 7000000 \
         --hands 0.6 --fonts DejaVu STIX cm --shapes 1 2 --themed 0.1
-    python models/train_cardreader.py --cards /work/data/cards1 --epochs 6 --threads 2 --out models/cardreader
+    python -m companion.vision.dataset cards /work/data/cards2 --count 24000 --first-seed 7100000 \
+        --rare --finder models/outlines.onnx --hands 0.6 --fonts DejaVu STIX cm --shapes 1 2 --themed 0.1
+    python models/train_cardreader.py --cards /work/data/cards1 --cards /work/data/cards2 --epochs 6 \
+        --threads 2 --out models/cardreader
+
+The second set draws the rare symbols far more often and also crops the outline finder's own
+outlines, as rough as the recogniser will ask the reader to read them.
 
 A crop is read upright or upside down (which short side of an outline is the top is not known), so
 every batch is turned half a turn at random, besides a few degrees, a shift and a scale (the finder's

@@ -141,3 +141,36 @@ def test_the_card_reader_reads_each_outline_both_ways_up(tmp_path):
     assert reader.read(image, []).shape == (0, len(SYMBOLS))
     with pytest.raises(ModelError, match="missing.onnx"):
         CardReader(tmp_path / "missing.onnx")
+
+
+def _card(image, centre, angle, colour):
+    """Draws a card (white border round a coloured face) at `centre`, turned `angle` degrees; its outline."""
+    quad = cv2.boxPoints((centre, (64, 96), angle)).astype(np.float32)
+    cv2.fillConvexPoly(image, np.int32(np.round(quad)), (245, 245, 245))
+    face = cv2.boxPoints((centre, (54, 86), angle)).astype(np.float32)
+    cv2.fillConvexPoly(image, np.int32(np.round(face)), colour)
+    cv2.ellipse(image, (centre, (30, 50), angle + 30), (250, 250, 250), -1)      # the oval
+    return quad
+
+
+@pytest.mark.parametrize("angle", [0, 20, 65])
+def test_the_card_lying_over_another_shows_its_sides_across_it_and_the_one_beneath_does_not(angle):
+    from companion.vision.outline import edge_across
+    image = np.full((240, 320, 3), (90, 110, 80), np.uint8)
+    under = _card(image, (130, 120), angle, (40, 40, 200))
+    over = _card(image, (180, 135), angle + 35, (200, 120, 30))
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    shown, hidden = edge_across(lab, over, under), edge_across(lab, under, over)
+    assert shown > 3 * max(hidden, 1.0)
+    # a few hundredths of a width out, as the finder puts them: the same
+    rough = over + np.float32([2, -2])
+    assert edge_across(lab, rough, under) > 3 * max(edge_across(lab, under, rough), 1.0)
+    # cards apart cross nowhere
+    assert edge_across(lab, under, under + [200, 0]) is None
+
+
+def test_quad_overlap_and_iou_take_either_winding():
+    from companion.vision.outline import quad_iou, quad_overlap
+    sq = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    assert quad_overlap(sq, sq[::-1] + [5, 5]) == pytest.approx(25)
+    assert quad_iou(sq, sq + [5, 0]) == pytest.approx(50 / 150)

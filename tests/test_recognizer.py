@@ -2245,3 +2245,20 @@ def test_the_card_reader_leaves_a_top_card_it_reads_alike_and_names_a_card_no_pa
     rec.reader = _Reader("wild")           # a wild: no colour
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == (None, "wild")
+
+
+@pytest.mark.parametrize("ratio,want", [(None, ("green", "9")), (1e9, ("green", "3"))])
+def test_of_two_overlapping_cards_both_called_uncovered_the_one_whose_sides_show_across_the_other_is_on_top(
+        monkeypatch, ratio, want):
+    # bench pile 9,500,209: a green 9 played onto the edge of a green 3 lying apart, both read
+    # surely; the shipped finder calls both outlines uncovered (0.88, 0.82), and the 3 was taken
+    # as the top card. The 9's sides show across the 3; the 3's are hidden under the 9
+    sc = _bench_scene(9_500_209)
+    assert str(sc.top) == "green 9"
+    if ratio is not None:
+        monkeypatch.setattr(recognizer, "OVER_RATIO", ratio)
+    rec = Recognizer(deck=sc.deck)
+    found = rec.recognize(sc.image)
+    assert (found.top.color, found.top.symbol) == want
+    assert {("green", "3"), ("green", "9")} <= {(c.color, c.symbol) for c in found.cards}
+

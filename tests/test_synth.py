@@ -2,11 +2,14 @@
 import cv2
 import numpy as np
 import pytest
+from pathlib import Path
 
 from companion.cards import Card
 from companion.vision.dataset import crop_square
 from companion.vision.render import CARD_H, CARD_W, DESIGNS, SHAPES, Style, render_card, render_playing_card
 from companion.vision.synth import Canvas, Label, camera_tilt, card_quad, make_scene
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_same_seed_same_scene_and_different_seeds_differ():
@@ -568,3 +571,44 @@ def test_card_reader_crops_are_the_same_for_a_seed_and_name_each_outlines_card(t
         assert [r for r in rows if r["cls"] == "card"][-1]["symbol"] == sc.top.symbol
         assert all(0 <= r["parts"] <= 1 for r in rows)
     assert all(r["symbol"] == "none" and r["color"] is None for r in a if r["cls"] == "none")
+
+
+def test_card_reader_crops_of_the_finders_own_outlines_name_the_card_each_overlaps(tmp_path):
+    import json
+    from companion.vision.dataset import FINDER_MATCH, labelled_outlines, write_cards
+    from companion.vision.outline import quad_iou
+    from companion.vision.outline import OutlineFinder
+    finder = ROOT / "models" / "outlines.onnx"
+    rows = json.loads(write_cards(tmp_path / "f", count=8, first_seed=7_000_000, procs=1, kinds=("pile",),
+                                  finder=str(finder)).read_text())
+    found = [r for r in rows if r["src"] == "finder"]
+    assert found and {r["src"] for r in rows} <= {"truth", "finder", "random"}
+    net = OutlineFinder(finder)
+    named = 0
+    for seed in range(7_000_000, 7_000_008):
+        sc = make_scene(seed, size=((416, 416), (416, 416), (480, 360), (320, 320))[seed % 4], kind="pile",
+                        min_index=0.3)
+        h, w = sc.image.shape[:2]
+        labelled = labelled_outlines(sc.outlines, w, h)
+        mine = {r["file"]: r for r in found if r["seed"] == seed}
+        for k, f in enumerate(net.find(sc.image)):
+            r = mine.get(f"s{seed:08d}_f{k}.png")
+            if r is None:
+                continue
+            if r["symbol"] == "none":
+                assert all(quad_iou(f.quad, q) < FINDER_MATCH for _, _, q in labelled)
+                continue
+            o, cls, q = max(labelled, key=lambda t: quad_iou(f.quad, t[2]))
+            assert quad_iou(f.quad, q) >= FINDER_MATCH and (r["symbol"], r["cls"]) == (o.card.symbol, cls)
+            assert cv2.imread(str(tmp_path / "f" / r["file"])).shape[:2] == (96, 64)
+            named += 1
+    assert named >= 8      # the finder finds at least each pile's top card
+
+
+def test_card_reader_crops_can_favour_the_rare_symbols(tmp_path):
+    import json
+    from companion.vision.dataset import RARE, write_cards
+    plain = json.loads(write_cards(tmp_path / "p", count=12, first_seed=7_000_000, procs=1).read_text())
+    rare = json.loads(write_cards(tmp_path / "r", count=12, first_seed=7_000_000, procs=1, favour=RARE).read_text())
+    share = lambda rows: np.mean([r["symbol"].startswith("wild") for r in rows if r["symbol"] != "none"])
+    assert share(rare) > 2 * share(plain)

@@ -3,7 +3,7 @@
     python -m companion.vision.dataset detector OUT --count 4000 --first-seed 0
     python -m companion.vision.dataset crops OUT --count 3000 --first-seed 500000
     python -m companion.vision.dataset outlines OUT --count 5000 --first-seed 600000
-    python -m companion.vision.dataset cards OUT --count 20000 --first-seed 7000000
+    python -m companion.vision.dataset cards OUT --count 20000 --first-seed 7000000 [--rare] [--finder models/outlines.onnx]
 
 Seeds name the scenes: training, validation and the held-out benchmark use disjoint ranges
 (see ``SEEDS``), so a benchmark scene is never seen in training.
@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES, OUTLINE_CLASSES
-from .outline import card_crop
+from .outline import OutlineFinder, card_crop, convex, quad_iou, quad_overlap
 from .render import SHAPES, font_folders, truetype_fonts
 from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, MIN_INDEX, make_scene
 
@@ -202,7 +202,7 @@ def labelled_outlines(outlines: list, w: int, h: int) -> list[tuple]:
         if area < 16:
             continue
         if not ((quad >= -1).all() and (quad[:, 0] <= w + 1).all() and (quad[:, 1] <= h + 1).all()):
-            inter, poly = cv2.intersectConvexConvex(_convex(quad), frame)
+            inter, poly = cv2.intersectConvexConvex(convex(quad), frame)
             if poly is None or inter < 0.2 * area:
                 continue
             quad = cv2.boxPoints(cv2.minAreaRect(poly.reshape(-1, 2)))
@@ -225,44 +225,82 @@ def jittered_rect(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 CARD_PART = 0.3
 
 
+# a finder's outline names the labelled card it overlaps this much; one overlapping every card less
+# than FINDER_NONE is a "none" crop (it holds no face-up card), and one between is left out
+FINDER_MATCH, FINDER_NONE = 0.5, 0.15
+_finders: dict = {}
+
+
+def _finder(path: str):
+    if path not in _finders:
+        _finders[path] = OutlineFinder(Path(path))
+    return _finders[path]
+
+
+def _card_row(name: str, sc, o, cls: str, seed: int, src: str) -> dict:
+    return {"file": name, "symbol": o.card.symbol, "color": o.card.color, "cls": cls, "seed": seed,
+            "seen": o.seen, "covered": o.covered, "deck": sc.deck, "src": src,
+            "parts": max([lab.visible for lab in sc.labels if lab.card is o.card and lab.cls != "card"],
+                         default=0.0)}
+
+
 def _write_cards(args):
-    seed, out, kinds, fonts, shapes, themed, hands = args
+    seed, out, kinds, fonts, shapes, themed, hands, favour, finder = args
     kind = kinds[seed % len(kinds)] if kinds else None
     sc = make_scene(seed, size=_scene_size(seed), kind=kind, fonts=fonts, shapes=shapes, themed=themed, hands=hands,
-                    min_index=CARD_PART)
+                    min_index=CARD_PART, favour=favour)
     h, w = sc.image.shape[:2]
     rng = np.random.default_rng(seed + 31)
     rows = []
-    for k, (o, cls, quad) in enumerate(labelled_outlines(sc.outlines, w, h)):
+    labelled = labelled_outlines(sc.outlines, w, h)
+    for k, (o, cls, quad) in enumerate(labelled):
         name = f"s{seed:08d}_{k}.png"
         cv2.imwrite(str(out / name), card_crop(sc.image, jittered_rect(quad, rng)))
-        rows.append({"file": name, "symbol": o.card.symbol, "color": o.card.color, "cls": cls, "seed": seed,
-                     "seen": o.seen, "covered": o.covered, "deck": sc.deck,
-                     "parts": max([lab.visible for lab in sc.labels if lab.card is o.card and lab.cls != "card"],
-                                  default=0.0)})
+        rows.append(_card_row(name, sc, o, cls, seed, "truth"))
+    if finder:
+        # the finder's own outlines, rough as they come: each names the card it overlaps most
+        for k, f in enumerate(_finder(finder).find(sc.image)):
+            ious = [quad_iou(f.quad, quad) for _, _, quad in labelled]
+            best = int(np.argmax(ious)) if ious else -1
+            name = f"s{seed:08d}_f{k}.png"
+            if best >= 0 and ious[best] >= FINDER_MATCH:
+                o, cls, _ = labelled[best]
+                rows.append(_card_row(name, sc, o, cls, seed, "finder"))
+            elif all(quad_iou(f.quad, np.float32(o.quad)) < FINDER_NONE for o in sc.outlines):
+                rows.append({"file": name, "symbol": "none", "color": None, "cls": "none", "seed": seed,
+                             "deck": sc.deck, "src": "finder"})
+            else:
+                continue
+            cv2.imwrite(str(out / name), card_crop(sc.image, f.quad))
     # a turned rectangle of a card's size that holds no face-up card: the table, a back, a hand
     side = min(w, h) * rng.uniform(0.18, 0.75)
     box = ((rng.uniform(0, w), rng.uniform(0, h)), (side * 0.64, side), rng.uniform(0, 180))
     neg = cv2.boxPoints(box).astype(np.float32)
     area = side * side * 0.64
-    if all(cv2.intersectConvexConvex(_convex(neg), _convex(np.float32(o.quad)))[0] < 0.1 * area
+    if all(quad_overlap(neg, o.quad) < 0.1 * area
            for o in sc.outlines):
         name = f"s{seed:08d}_n.png"
         cv2.imwrite(str(out / name), card_crop(sc.image, neg))
-        rows.append({"file": name, "symbol": "none", "color": None, "cls": "none", "seed": seed, "deck": sc.deck})
+        rows.append({"file": name, "symbol": "none", "color": None, "cls": "none", "seed": seed, "deck": sc.deck,
+                     "src": "random"})
     return rows
 
 
 def write_cards(out: Path, count: int, first_seed: int, procs: int = 2, kinds: tuple = (), fonts: tuple = (),
-                shapes: tuple = (), themed: float = 0.0, hands: float | None = None) -> Path:
+                shapes: tuple = (), themed: float = 0.0, hands: float | None = None, favour: tuple = (),
+                finder: str | None = None) -> Path:
     """The card reader's crops (`outline.card_crop`) of `count` scenes: every face-up card's outline
     the finder is taught (`labelled_outlines`), as the finder might find it (`jittered_rect`), with
     its symbol, and one rectangle holding no face-up card ("none"); ``kinds``, ``fonts``,
-    ``shapes``, ``themed`` and ``hands`` as for `write_crops`. Returns cards.json."""
+    ``shapes``, ``themed``, ``hands`` and ``favour`` as for `write_crops`. With ``finder`` (an
+    outline network's .onnx) also every outline that network finds, named by the card it overlaps
+    (`FINDER_MATCH`) or "none". Returns cards.json."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(first_seed + i, out, kinds, tuple(fonts), tuple(shapes), themed, hands) for i in range(count)]
+    finder = str(Path(finder).resolve()) if finder else None
+    jobs = [(first_seed + i, out, kinds, tuple(fonts), tuple(shapes), themed, hands, tuple(favour), finder)
+            for i in range(count)]
     return _write_rows(_write_cards, jobs, procs, out / "cards.json")
 
 
@@ -275,11 +313,6 @@ def _write_rows(fn, jobs: list, procs: int, path: Path) -> Path:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
     path.write_text(json.dumps(rows))
     return path
-
-
-def _convex(quad: np.ndarray) -> np.ndarray:
-    """The quad's corners as a convex polygon, counter-clockwise as OpenCV's intersection wants."""
-    return cv2.convexHull(np.float32(quad)).reshape(-1, 2)
 
 
 def _write_outlines(args):
@@ -400,7 +433,9 @@ def main(argv=None):
     ap.add_argument("--val", type=int, default=400)
     ap.add_argument("--first-seed", type=int, default=None)
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--rare", action="store_true", help="draw the rare symbols far more often (crops)")
+    ap.add_argument("--rare", action="store_true", help="draw the rare symbols far more often (crops, cards)")
+    ap.add_argument("--finder", default=None, metavar="ONNX",
+                    help="also crop every outline this outline network finds (cards; e.g. models/outlines.onnx)")
     ap.add_argument("--heights", type=float, nargs=2, default=(0.18, 0.75), metavar=("MIN", "MAX"),
                     help="card height range, as a share of the frame's shorter side (detector)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
@@ -449,7 +484,7 @@ def main(argv=None):
     if a.what == "cards":
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_cards(Path(a.out), a.count, seed, a.procs, tuple(a.kinds), fonts, tuple(a.shapes), a.themed,
-                          a.hands))
+                          a.hands, RARE if a.rare else (), a.finder))
     elif a.what == "outlines":
         print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                     a.tilt, tuple(a.kinds), a.hands))

@@ -67,6 +67,71 @@ class OutlineFinder:
         return sorted(found, key=lambda o: -o.score)
 
 
+def convex(quad: np.ndarray) -> np.ndarray:
+    """The quad's corners as a convex polygon, counter-clockwise as OpenCV's intersection wants."""
+    return cv2.convexHull(np.float32(quad)).reshape(-1, 2)
+
+
+def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex quads (4x2 corners) share."""
+    return float(cv2.intersectConvexConvex(convex(a), convex(b))[0])
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (4x2 corners)."""
+    inter = quad_overlap(a, b)
+    union = abs(cv2.contourArea(np.float32(a))) + abs(cv2.contourArea(np.float32(b))) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+# an outline's edge is looked for across EDGE_BAND of its card's width either side of where the
+# finder put it (the finder's rectangles are a few hundredths of a width out), at EDGE_SAMPLES
+# points along each side; only where the side runs at least EDGE_INSIDE of the other outline's
+# side inside it (shrunk by EDGE_SHRINK: not along the other card's own edge)
+EDGE_BAND, EDGE_STEPS, EDGE_SAMPLES, EDGE_INSIDE, EDGE_SHRINK = 0.08, 13, 40, 0.12, 0.92
+
+
+def edge_across(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> float | None:
+    """How sharply the sides of outline `x` show where they cross outline `y`, in an image in
+    L*a*b* (float): for each side's stretch inside `y` (and inside the frame), the colour across
+    it averaged along it, and that profile's largest step; the mean over the stretches by length.
+    The card lying on top shows its sides across the one beneath (its white border against the
+    other's face); the sides of the one beneath are hidden under the other's face, which prints
+    no straight line along them. None where no side crosses `y` far enough."""
+    x, y = upright(x), np.float32(y)
+    y = y.mean(0) + (y - y.mean(0)) * EDGE_SHRINK
+    poly = y.reshape(-1, 1, 2)
+    h, w = lab.shape[:2]
+    centre = x.mean(0)
+    width = float(min(np.hypot(*(x[1] - x[0])), np.hypot(*(x[2] - x[1]))))
+    t = np.linspace(0, 1, EDGE_SAMPLES)
+    offs = np.linspace(-EDGE_BAND, EDGE_BAND, EDGE_STEPS) * width
+    total = length = 0.0
+    for k in range(4):
+        p, q = x[k], x[(k + 1) % 4]
+        side = float(np.hypot(*(q - p)))
+        if side < 1:
+            continue
+        pts = p + (q - p) * t[:, None]
+        keep = np.array([cv2.pointPolygonTest(poly, (float(u), float(v)), False) > 0
+                         and 0 <= u < w and 0 <= v < h for u, v in pts])
+        if keep.sum() < EDGE_INSIDE * EDGE_SAMPLES:
+            continue
+        pts = pts[keep]
+        d = (q - p) / side
+        n = np.float32([-d[1], d[0]])
+        if np.dot(centre - p, n) < 0:
+            n = -n
+        mapx = (pts[None, :, 0] + offs[:, None] * n[0]).astype(np.float32)
+        mapy = (pts[None, :, 1] + offs[:, None] * n[1]).astype(np.float32)
+        profile = cv2.remap(lab, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).mean(1)
+        step = float(np.linalg.norm(profile[2:] - profile[:-2], axis=1).max())
+        stretch = keep.mean() * side
+        total += step * stretch
+        length += stretch
+    return total / length if length else None
+
+
 # the card reader's input: a card's outline turned upright, its long side up (width, height)
 CARD_CROP = (64, 96)
 
