@@ -2260,44 +2260,32 @@ def test_of_two_overlapping_cards_both_called_uncovered_the_one_whose_sides_show
     assert {("green", "3"), ("green", "9")} <= {(c.color, c.symbol) for c in found.cards}
 
 
-@pytest.mark.parametrize("keep,want", [(None, ("green", "8")), (1.01, ("yellow", "4"))])
-def test_a_top_card_read_surely_in_the_surest_outline_stands_whatever_the_card_reader_reads_there(
-        monkeypatch, keep, want):
+# the card reader's thresholds, each on the pile that set it: (seed, its top card, the threshold,
+# a value that undoes it, what is read with the shipped value, what with that one)
+READER_PILES = [
     # tuning pile 9,400,674: a green 8 in clear view read at 1.0 over a yellow 4; the finder's
-    # outline round the 8 is turned a little, and the card reader reads it a 4 (0.94):
-    # the 4 read beneath would be taken for the top card
-    sc = _bench_scene(9_400_674)
-    assert str(sc.top) == "green 8"
-    if keep is not None:
-        monkeypatch.setattr(recognizer, "READER_KEEP", keep)
-    rec = Recognizer(deck=sc.deck)
-    top = rec.recognize(sc.image).top
-    assert (top.color, top.symbol) == want
-
-
-@pytest.mark.parametrize("keep,want", [(None, ("red", "7")), (1.01, ("blue", "6"))])
-def test_a_top_card_read_surely_with_a_part_inside_the_surest_outline_lies_over_that_outlines_card(
-        monkeypatch, keep, want):
-    # fresh pile 9,580,834: a red 7 read at 1.0 lies over a blue 6, a hand across both; the finder
-    # calls the 6 uncovered and the card reader reads it so (0.99), but one of the 7's corner
-    # indices lies 0.13 of a width inside the 6's outline: the 7 lies over it
-    sc = _bench_scene(9_580_834)
-    assert str(sc.top) == "red 7"
-    if keep is not None:
-        monkeypatch.setattr(recognizer, "READER_KEEP", keep)
-    rec = Recognizer(deck=sc.deck)
-    top = rec.recognize(sc.image).top
-    assert (top.color, top.symbol) == want
-
-
-@pytest.mark.parametrize("sure,want", [(None, (None, "wild")), (0.9, ("red", "4"))])
-def test_the_card_reader_names_the_top_card_it_reads_at_reader_sure(monkeypatch, sure, want):
+    # outline round the 8 is turned a little and the card reader reads it a 4 (0.94): the surest
+    # outline holds a top card read surely (READER_KEEP), which stands
+    (9_400_674, "green 8", "READER_KEEP", 1.01, ("green", "8"), ("yellow", "4")),
+    # fresh pile 9,580,834: a red 7 read at 1.0 over a blue 6, a hand across both; the finder calls
+    # the 6 uncovered and the reader reads it so (0.99), but one of the 7's corner indices lies 0.13
+    # of a width inside the 6's outline (SHOWN_DEPTH): the 7 lies over it
+    (9_580_834, "red 7", "READER_KEEP", 1.01, ("red", "7"), ("blue", "6")),
     # tuning pile 9,520,761: a wild under a hand over a red 4 read at 0.99; the finder calls the
-    # wild's outline uncovered (0.78) and the card reader reads it a wild at 0.84, the 4's parts
-    # outside it: at 0.8 the wild is on top, at session 52's 0.9 the 4 stood
-    sc = _bench_scene(9_520_761)
-    assert str(sc.top) == "wild"
-    if sure is not None:
-        monkeypatch.setattr(recognizer, "READER_SURE", sure)
-    top = Recognizer(deck=sc.deck).recognize(sc.image).top
+    # wild's outline uncovered (0.78) and the reader reads it a wild at 0.84 (READER_SURE 0.8), the
+    # 4's parts outside it; at session 52's 0.9 the 4 stood
+    (9_520_761, "wild", "READER_SURE", 0.9, (None, "wild"), ("red", "4")),
+]
+
+
+@pytest.mark.parametrize("seed,card,name,undone,want,otherwise", READER_PILES)
+def test_the_card_reader_names_the_top_card_only_where_its_thresholds_let_it(
+        monkeypatch, seed, card, name, undone, want, otherwise):
+    sc = _bench_scene(seed)
+    assert str(sc.top) == card
+    rec = Recognizer(deck=sc.deck)
+    top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == want
+    monkeypatch.setattr(recognizer, name, undone)
+    top = rec.recognize(sc.image).top
+    assert (top.color, top.symbol) == otherwise

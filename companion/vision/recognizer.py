@@ -457,28 +457,28 @@ class Recognizer:
     def _read_card(self, source: np.ndarray, image: np.ndarray, top: Detection | None, cards: list, outlines: list,
                    colors, ox: int, oy: int) -> Detection | None:
         """The top card as the card reader (`outline.CardReader`) reads the outlines the finder
-        calls uncovered (`READER_OUTLINE`). The reading stands where one of them holds the top
-        card's parts (`_held`) and reads its symbol, and where the surest one holds a top card read
-        at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside. Otherwise, where the surest
-        one reads another
-        symbol surely (`READER_SURE`), a card read with that symbol whose parts it holds is on top;
-        where none is, the outline's card, in the colour whose ink covers most of it (at least
-        `OUTLINE_INK`; a wild: no colour). None where the reading stands."""
+        calls uncovered (`READER_OUTLINE`). The reading stands where the surest one holds a top card
+        read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (the reader is not asked),
+        and where one of them holds the top card's parts (`_held`) and reads its symbol. Otherwise,
+        where the surest one reads another symbol surely (`READER_SURE`), a card read with that
+        symbol whose parts it holds is on top; where none is, the outline's card, in the colour
+        whose ink covers most of it (at least `OUTLINE_INK`; a wild: no colour). None where the
+        reading stands."""
         found = [o for o in outlines if o.cls == "card" and o.score >= READER_OUTLINE]
         if not found:
             return None
-        probs = self.reader.read(source, [o.quad for o in found]) * self._allowed
-        symbols = [SYMBOLS[k] for k in probs.argmax(1)]
-        mine = next((m for d, m in cards if d is top), [])
-        if top is not None and any(sym == top.symbol and _held(upright(o.quad), mine)
-                                   for o, sym in zip(found, symbols)):
-            return None      # an uncovered outline holds the top card, and the reader reads it so
         o = found[0]
         quad = upright(o.quad)
+        mine = next((m for d, m in cards if d is top), [])
         if top is not None and top.confidence >= READER_KEEP and (
                 _held(quad, mine) or any(_covers(p, quad, np.float32(p.centre), SHOWN_DEPTH) for p in mine)):
             return None      # the surest outline holds a top card read surely (the reader misreads rough
             #                  outlines), or a part of it lies inside: the top card lies over the outline's
+        probs = self.reader.read(source, [f.quad for f in found]) * self._allowed
+        symbols = [SYMBOLS[k] for k in probs.argmax(1)]
+        if top is not None and any(sym == top.symbol and _held(upright(f.quad), mine)
+                                   for f, sym in zip(found, symbols)):
+            return None      # an uncovered outline holds the top card, and the reader reads it so
         symbol, q = symbols[0], float(probs[0].max())
         if symbol == "none" or q < READER_SURE or (top is not None and top.symbol == symbol):
             return None
