@@ -38,6 +38,8 @@ SEINFELD = ("blue", "green", "orange", "purple")
     # ... and under a lamp down to hue 124 (fresh pile 9,300,039, a purple reverse read blue); the
     # bluest blue on a real photo (hue 119) stays blue
     ((200, 50, 70), SEINFELD, "purple"), ((200, 50, 44), SEINFELD, "blue"),
+    # ... and as the generator's bluest purple inks print, hue 122 (piles 9,580,174, 9,610,033)
+    ((200, 50, 60), SEINFELD, "purple"),
 ])
 def test_read_colour_picks_the_nearest_colour_of_the_deck(bgr, palette, want):
     patch = np.zeros((30, 30, 3), np.uint8)

@@ -20,13 +20,14 @@ import numpy as np
 # a pure green: every index seen at hue 29-34 there is an olive green card), blue 108-119; the
 # recent decks print a teal green (#00A651 is hue 75) and a blue near hue 102. So green is wide:
 # yellow|green falls at 28.1, green|blue at 85, red|orange at 6, orange|yellow at 17, blue|purple
-# at 122.5, purple|red at 165.5, red|yellow at 13.2. Blue|purple lies midway between the bluest
+# at 120.5, purple|red at 164.2, red|yellow at 13.2. Blue|purple lies midway between the bluest
 # blue seen (no real photo's passes 119; rendered blues' parts at most 112) and the bluest purple
-# print (126): a Seinfeld purple is printed at hue 141, but its bluer prints under a lamp read
-# 124-125 (so purple's "centre" here is 135, which places that boundary; its purples reach 157,
-# well short of red).
+# print (122): a Seinfeld purple is printed at hue 141, but its bluer prints under a lamp read
+# 124-125, and the generator's bluest inks 122 (piles 9,580,174 and 9,610,033, read blue with the
+# boundary at 122.5, session 53; purple's "centre" here is 131, which places that boundary; its
+# purples reach 157, well short of red).
 HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22), "blue": (110, 18),
-        "purple": (135, 18)}
+        "purple": (131, 18)}
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
 YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellows (0.86-1.0)
