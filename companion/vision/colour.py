@@ -279,7 +279,7 @@ def palette_misfit(h: np.ndarray | None, palettes) -> np.ndarray | None:
         >>> patch = np.zeros((10, 10, 3), np.uint8); patch[:] = (150, 50, 120)    # BGR purple
         >>> h = saturated_hues(patch)
         >>> [round(float(v), 1) for v in palette_misfit(h, [("red", "blue"), ("blue", "purple")])]
-        [1.7, 0.3]
+        [1.7, 0.6]
     """
     if h is None:
         return None
