@@ -2301,16 +2301,12 @@ def test_the_card_reader_names_the_top_card_only_where_its_thresholds_let_it(
     assert (top.color, top.symbol) == otherwise
 
 
-def _rect(cx: float, cy: float, w: float = 100, h: float = 150) -> np.ndarray:
-    return np.float32([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]])
-
-
 @pytest.mark.parametrize("covered,on_pile", [
-    ([_rect(210, 200), _rect(190, 220)], True),      # two covered cards under the first, none under the second
-    ([_rect(210, 200), _rect(330, 200)], False),     # one under each
-    ([_rect(260, 200)], False),                      # one under both alike
+    ([_card_corners((210, 200), 0, 100), _card_corners((190, 220), 0, 100)], True),      # two covered cards under the first, none under the second
+    ([_card_corners((210, 200), 0, 100), _card_corners((330, 200), 0, 100)], False),     # one under each
+    ([_card_corners((260, 200), 0, 100)], False),                      # one under both alike
     ([], False),                                     # no covered card: nothing tells
 ])
 def test_of_two_uncovered_cards_the_one_on_the_covered_ones_lies_on_the_pile(covered, on_pile):
-    first, beside = _rect(200, 200), _rect(320, 210)
+    first, beside = _card_corners((200, 200), 0, 100), _card_corners((320, 210), 0, 100)
     assert recognizer._on_pile(first, beside, covered) == on_pile

@@ -459,11 +459,12 @@ class Recognizer:
         """The top card as the card reader (`outline.CardReader`) reads the outlines the finder
         calls uncovered (`READER_OUTLINE`). The reading stands where the surest one holds a top card
         read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (the reader is not asked),
-        and where one of them holds the top card's parts (`_held`) and reads its symbol. Otherwise,
-        where the surest one reads another symbol surely (`READER_SURE`), a card read with that
-        symbol whose parts it holds is on top; where none is, the outline's card, in the colour
-        whose ink covers most of it (at least `OUTLINE_INK`; a wild: no colour). None where the
-        reading stands."""
+        and where the surest one does not read another symbol surely (`READER_SURE`). It stands too
+        where another one holds the top card's parts (`_held`) and reads its symbol, unless the
+        surest one lies on the pile and that one beside it (`_on_pile`). Otherwise a card read with
+        the surest one's symbol whose parts it holds is on top; where none is, the outline's card,
+        in the colour whose ink covers most of it (at least `OUTLINE_INK`; a wild: no colour). None
+        where the reading stands."""
         found = [o for o in outlines if o.cls == "card" and o.score >= READER_OUTLINE]
         if not found:
             return None
@@ -477,13 +478,14 @@ class Recognizer:
         probs = self.reader.read(source, [f.quad for f in found]) * self._allowed
         symbols = [SYMBOLS[k] for k in probs.argmax(1)]
         symbol, q = symbols[0], float(probs[0].max())
-        ours = [f for f, sym in zip(found, symbols) if top is not None and sym == top.symbol and _held(upright(f.quad), mine)]
-        if ours and (ours[0] is o or symbol == "none" or q < READER_SURE or not _on_pile(
-                quad, upright(ours[0].quad), [upright(u.quad) for u in outlines if u.cls == "under" and u.score >= UNDER_SURE])):
-            return None      # an uncovered outline holds the top card, and the reader reads it so
-            #                  (unless the surest one, read surely, lies on the pile and that one beside it)
         if symbol == "none" or q < READER_SURE or (top is not None and top.symbol == symbol):
             return None
+        ours = next((f for f, sym in zip(found, symbols) if top is not None and sym == top.symbol
+                     and _held(upright(f.quad), mine)), None)
+        if ours is not None and not _on_pile(quad, upright(ours.quad), [
+                upright(u.quad) for u in outlines if u.cls == "under" and u.score >= UNDER_SURE]):
+            return None      # an uncovered outline holds the top card, and the reader reads it so
+            #                  (unless the surest one lies on the pile and that one beside it)
         held = [d for d, m in cards if d.symbol == symbol and _held(quad, m)]
         if held:
             return max(held, key=lambda d: d.confidence)
@@ -1330,7 +1332,7 @@ def _on_pile(quad: np.ndarray, other: np.ndarray, covered: list[np.ndarray]) -> 
     (`covered`; the shares of each that it overlaps, summed) than `other` does? The card played
     last lies on the cards played before; a card beside the pile, or slid off it, lies on few."""
     def beneath(q: np.ndarray) -> float:
-        return sum(quad_overlap(q, c) / max(abs(float(cv2.contourArea(c))), 1.0) for c in covered)
+        return sum(quad_overlap(q, c) / max(abs(float(cv2.contourArea(np.float32(c)))), 1.0) for c in covered)
     return beneath(quad) >= beneath(other) + PILE_MARGIN
 
 
