@@ -74,6 +74,33 @@ def test_the_cards_white_tells_the_lamps_colour():
     assert (illuminant_gains(img, []) == 1).all()
 
 
+def test_the_lamps_colour_is_read_off_the_symbols_white_not_a_glare_in_a_faces_corner():
+    # a yellow card whose white print shows the lamp's cool light (bluish), turned on a green felt,
+    # with a lamp's green-white glare on the felt at a corner of the face's upright box
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[:] = (65, 104, 83)                         # felt
+    img[40:160, 100:180] = (223, 182, 137)         # the card's white, bluish
+    img[55:145, 110:170] = (20, 190, 200)          # its yellow ink
+    img[80:120, 125:155] = (223, 182, 137)         # the white oval of its middle
+    img[35:200, 185:300] = (199, 241, 216)         # the glare, beside the card
+    face = Part("card", (95, 35, 260, 200), 0.8)   # an upright box that takes in the glare beside it
+    centre = Part("centre", (120, 75, 160, 125), 0.8)
+    gains = Recognizer.light_gains(img, [face, centre])
+    assert gains[2] > gains[1] > gains[0] == 1.0   # the bluish white turned grey: red raised most
+    # the glare, taken for the light, would have raised the blue
+    assert Recognizer.light_gains(img, [face])[0] > 1.0
+    # a face alone still tells the light where no symbol is found
+    assert np.allclose(Recognizer.light_gains(img, [face]), illuminant_gains(img, [face.box]))
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_a_yellow_beside_a_glare_on_green_felt_is_read_yellow():
+    # pile 9,811,098 (session 55): read blue 2 while the glare beside it was taken for the light
+    sc, got = _read_pile(9_811_098, Recognizer("classic112"))
+    assert sc.deck == "classic112" and str(sc.top) == "yellow 2"
+    assert got.top is not None and got.top.card == sc.top
+
+
 def test_grey_patch_has_no_colour():
     assert read_colour(np.full((20, 20, 3), 128, np.uint8), CLASSIC) == (None, 0.0)
 

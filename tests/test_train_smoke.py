@@ -170,6 +170,13 @@ def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tm
     probs = CardReader(tmp_path / "cr.onnx").read(np.zeros((120, 160, 3), np.uint8),
                                                   [np.float32([[10, 10], [50, 10], [50, 70], [10, 70]])])
     assert probs.shape == (1, len(SYMBOLS)) and np.isclose(probs.sum(), 1)
+    # continued from its weights, the recipe first reads the validation crops with them as they are
+    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "cards"),
+                          "--epochs", "1", "--batch", "8", "--init", str(tmp_path / "cr.pt"), "--out", str(tmp_path / "cr3")],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    before = next(line for line in out.stdout.splitlines() if line.startswith("before training"))
+    assert str(tmp_path / "cr.pt") in before and "val_acc" in before
     # no crops: a clear error, not a crash
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "cards.json").write_text("[]")

@@ -267,8 +267,13 @@ class Recognizer:
     def light_gains(image: np.ndarray, parts: list[Part]) -> np.ndarray:
         """The gains that turn the lamp's light grey (`illuminant_gains`), from the white print
         in the boxes of the detected parts (an index's or a centre's grown to take in its card's
-        white). Colours are read from the image balanced with them."""
-        return illuminant_gains(image, [_grown(p.box, 1.0 if p.cls == "card" else 1.5) for p in parts])
+        white). A face's box is taken only where no index or centre is found: a turned card's
+        upright box holds the table at its corners, and a lamp's glare there is no white print
+        (a yellow 2 beside a glare on green felt, pile 9,811,098: the glare's green-white taken
+        for the light turned the card's cool white blue, and the card was read blue). Colours
+        are read from the image balanced with them."""
+        symbols = [p for p in parts if p.cls != "card"]
+        return illuminant_gains(image, [_grown(p.box, 1.0 if p.cls == "card" else 1.5) for p in symbols or parts])
 
     @staticmethod
     def part_hues(image: np.ndarray, p: Part, skin: int = SKIN_MAX_SAT) -> np.ndarray | None:
