@@ -275,7 +275,7 @@ def stock_yolo_latency(images, imgsz=640) -> float:
         m = YOLO("yolo11n.yaml")
         pt = Path(d) / "stock.pt"
         m.save(str(pt))
-        onnx = YOLO(str(pt)).export(format="onnx", imgsz=imgsz, opset=17, simplify=True)
+        onnx = YOLO(str(pt)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1
         sess = ort.InferenceSession(onnx, opts, providers=["CPUExecutionProvider"])

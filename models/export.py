@@ -36,7 +36,7 @@ def export_onnx(YOLO, weights: str, imgsz: int, out: Path, name: str, task: str)
         model = YOLO(str(copy))
         if model.task != task:
             sys.exit(f"{weights} is not {TASKS[task]}: Ultralytics calls it a {model.task!r} model")
-        onnx = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False, half=False))
+        onnx = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, half=False))
         if Path(weights).resolve() != (out / f"{name}.pt").resolve():
             shutil.copy(weights, out / f"{name}.pt")
         shutil.move(str(onnx), out / f"{name}.onnx")

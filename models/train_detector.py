@@ -20,6 +20,8 @@ import os
 import sys
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
+# never pip-install at run time (an export with simplify=True would try to fetch onnxslim)
+os.environ.setdefault("YOLO_AUTOINSTALL", "false")
 os.environ.setdefault("YOLO_VERBOSE", "True")
 
 

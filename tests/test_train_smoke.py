@@ -38,6 +38,7 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
                           "--imgsz", "64", "--out", str(tmp_path / "md")],
                          capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert "AutoUpdate" not in out.stdout + out.stderr      # the export installs nothing
     assert (weights / "last.onnx").read_text() == "shipped"
     meta = json.loads((tmp_path / "md" / "recognizer.json").read_text())
     assert meta["imgsz"] == 64 and (tmp_path / "md" / "detector.onnx").stat().st_size > 1000
