@@ -110,8 +110,8 @@ def augment(x: torch.Tensor, gen: torch.Generator, degrade_share: float = 0.2, s
 
 
 def evaluate(model: nn.Module, X: torch.Tensor, Y: torch.Tensor, val: np.ndarray, hidden: np.ndarray) -> tuple:
-    """Accuracy on the crops `val` (read both ways up, as the recogniser reads them), and on those
-    of them `hidden` marks (top cards half hidden); nan where none is marked."""
+    """(accuracy on the crops `val`, read both ways up as the recogniser reads them; a line saying
+    it and the accuracy on the top cards half hidden among them, which `hidden` marks over all crops)."""
     model.eval()
     right = []
     with torch.no_grad():
@@ -121,7 +121,9 @@ def evaluate(model: nn.Module, X: torch.Tensor, Y: torch.Tensor, val: np.ndarray
             logits = model(x) + model(torch.flip(x, dims=(2, 3)))
             right.append((logits.argmax(1) == Y[b]).numpy())
     right = np.concatenate(right) if right else np.zeros(0, bool)
-    return right.mean(), right[hidden].mean() if hidden.any() else float("nan")
+    mine = hidden[val]
+    acc, acc_hidden = right.mean(), right[mine].mean() if mine.any() else float("nan")
+    return acc, f"val_acc {acc:.4f} top cards half hidden {acc_hidden:.4f} ({mine.sum()})"
 
 
 def to_tensor(xs) -> torch.Tensor:
@@ -161,9 +163,7 @@ def main(argv=None) -> int:
     model = CardNet(width=a.width)
     if a.init:
         model.load_state_dict(torch.load(a.init))
-        acc, acc_hidden = evaluate(model, X, Y, val, hidden[val])
-        print(f"before training ({a.init}): val_acc {acc:.4f} top cards half hidden {acc_hidden:.4f} "
-              f"({hidden[val].sum()})", flush=True)
+        print(f"before training ({a.init}): {evaluate(model, X, Y, val, hidden)[1]}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     steps = a.epochs * math.ceil(len(tr) / a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps)
@@ -181,9 +181,8 @@ def main(argv=None) -> int:
             loss = F.cross_entropy(out, Y[b], label_smoothing=0.05)
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             tot += loss.item() * len(b)
-        acc, acc_hidden = evaluate(model, X, Y, val, hidden[val])
-        print(f"epoch {ep + 1}/{a.epochs} loss {tot / len(tr):.4f} val_acc {acc:.4f} "
-              f"top cards half hidden {acc_hidden:.4f} ({hidden[val].sum()}) {time.time() - t0:.0f}s", flush=True)
+        acc, scores = evaluate(model, X, Y, val, hidden)
+        print(f"epoch {ep + 1}/{a.epochs} loss {tot / len(tr):.4f} {scores} {time.time() - t0:.0f}s", flush=True)
         torch.save(model.state_dict(), a.out + f".ep{ep + 1}.pt")
         if acc >= best:
             best = acc

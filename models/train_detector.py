@@ -20,7 +20,8 @@ import os
 import sys
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
-# never pip-install at run time (an export with simplify=True would try to fetch onnxslim)
+# never pip-install at run time (Ultralytics fetches a package a step lacks: onnxslim for an
+# export's simplify, say)
 os.environ.setdefault("YOLO_AUTOINSTALL", "false")
 os.environ.setdefault("YOLO_VERBOSE", "True")
 
