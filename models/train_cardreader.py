@@ -18,6 +18,10 @@ outline is rough); colours are jittered and channels permuted (the colour is rea
 pixels, not by this network), and some crops blurred, sampled down or smeared. A card whose symbol
 no corner or middle shows (the generator's "parts" under 0.3 and less than half the card in view)
 is left out. Writes OUT.pt (state dict) and OUT.onnx (input "crops": N x 3 x 96 x 64, BGR, 0..1).
+
+A wider reader can start from a narrower one's weights: `--width 24 --init models/cardreader.pt`
+first widens them (`widen`: each new channel a copy of an old one, so the wider net reads what the
+narrow one read) and trains on from there.
 """
 from __future__ import annotations
 
@@ -65,6 +69,47 @@ class CardNet(nn.Module):
 
     def forward(self, x):
         return self.head(self.features(x))
+
+
+def width_of(state: dict) -> int:
+    """The `width` a CardNet's state dict was made with (its first layer's channels)."""
+    return int(state["features.0.0.weight"].shape[0])
+
+
+def widen(state: dict, width: int, noise: float = 0.01, seed: int = 0) -> dict:
+    """A CardNet state dict at `width` that computes what `state` (a narrower one) computes
+    (Net2WiderNet): each new channel of a layer copies one of its old channels, conv weights and
+    batch norm alike, and the next layer's weights on a copied channel are shared out among its
+    copies. A little noise (`noise` of each weight tensor's spread) on the shared-out weights lets
+    the copies learn apart."""
+    old = width_of(state)
+    if width < old:
+        raise ValueError(f"cannot widen a width-{old} CardNet to {width}")
+    gen = torch.Generator().manual_seed(seed)
+    shape = CardNet(width=width).state_dict()
+    convs = sorted({k.split(".")[1] for k in state if k.startswith("features.") and k.endswith(".0.weight")}, key=int)
+    out, prev = {}, None   # prev: (mapping of the last layer's new channels to old ones, copies of each old one)
+    for layer in convs + ["head"]:
+        if layer == "head":
+            w = state["head.2.weight"]
+        else:
+            w = state[f"features.{layer}.0.weight"]
+        if prev is not None:   # share out the inputs among copies
+            g, copies = prev
+            w = w[:, g] / copies[g].view(1, -1, *([1] * (w.dim() - 2)))
+            w = w + torch.randn(w.shape, generator=gen) * w.std() * noise
+        if layer == "head":
+            out["head.2.weight"], out["head.2.bias"] = w.clone(), state["head.2.bias"].clone()
+            break
+        n_new = shape[f"features.{layer}.0.weight"].shape[0]
+        n_old = w.shape[0]
+        g = torch.cat([torch.arange(n_old), torch.randint(0, n_old, (n_new - n_old,), generator=gen)])
+        out[f"features.{layer}.0.weight"] = w[g].clone()
+        for part in ("weight", "bias", "running_mean", "running_var"):
+            out[f"features.{layer}.1.{part}"] = state[f"features.{layer}.1.{part}"][g].clone()
+        out[f"features.{layer}.1.num_batches_tracked"] = state[f"features.{layer}.1.num_batches_tracked"].clone()
+        prev = (g, torch.bincount(g, minlength=n_old).float())
+    return out
 
 
 def readable(row: dict) -> bool:
@@ -162,7 +207,11 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(1)
     model = CardNet(width=a.width)
     if a.init:
-        model.load_state_dict(torch.load(a.init))
+        state = torch.load(a.init)
+        if width_of(state) != a.width:
+            print(f"widening {a.init} from width {width_of(state)} to {a.width}", flush=True)
+            state = widen(state, a.width)
+        model.load_state_dict(state)
         print(f"before training ({a.init}): {evaluate(model, X, Y, val, hidden)[1]}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     steps = a.epochs * math.ceil(len(tr) / a.batch)

@@ -93,6 +93,32 @@ def test_the_lamps_colour_is_read_off_the_symbols_white_not_a_glare_in_a_faces_c
     assert np.allclose(Recognizer.light_gains(img, [face]), illuminant_gains(img, [face.box]))
 
 
+def test_a_bright_yellow_ink_beside_a_shaded_white_is_not_taken_for_the_light():
+    # a yellow card in a white light whose white oval lies in a shadow: the yellow ink is brighter
+    # on the mean than the white, but its blue is nearly nil; the white, dim, is grey
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[:] = (20, 45, 70)                          # a dark wood table
+    img[40:160, 100:180] = (10, 200, 225)          # the yellow card
+    img[70:130, 115:165] = (95, 98, 100)           # its white oval, shaded
+    img[85:115, 130:150] = (10, 120, 135)          # the yellow symbol in the oval, shaded
+    gains = illuminant_gains(img, [(95, 35, 185, 165)])
+    assert np.abs(gains - 1).max() < 0.1           # the light is white: no channel raised
+    # the brightest on the mean (the yellow ink) would have raised the blue 2.2x and turned the
+    # white oval blue
+    lum = img[35:165, 95:185].reshape(-1, 3).astype(np.float32)
+    yellow_light = np.median(lum[lum.mean(1) >= np.percentile(lum.mean(1), 90)], 0)
+    assert yellow_light.max() / yellow_light[0] > 2.2
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+def test_a_yellow_skip_in_a_shadow_is_read_yellow():
+    # pile 9,850,926 (session 56): its yellow ink, brighter than its shaded white, was taken for the
+    # light (blue raised 2.2x) and its centre read blue: blue skip
+    sc, got = _read_pile(9_850_926, Recognizer("classic112"))
+    assert sc.deck == "classic112" and str(sc.top) == "yellow skip"
+    assert (got.top.color, got.top.symbol) == ("yellow", "skip")
+
+
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
 def test_a_yellow_beside_a_glare_on_green_felt_is_read_yellow():
     # pile 9,811,098 (session 55): read blue 2 while the glare beside it was taken for the light

@@ -178,9 +178,40 @@ def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tm
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     before = next(line for line in out.stdout.splitlines() if line.startswith("before training"))
     assert str(tmp_path / "cr.pt") in before and "val_acc" in before
+    # a wider reader from the narrow one's weights: widened first, then read as it is
+    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "cards"),
+                          "--epochs", "1", "--batch", "8", "--width", "24", "--init", str(tmp_path / "cr.pt"),
+                          "--out", str(tmp_path / "cr4")], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert "widening" in out.stdout and "from width 16 to 24" in out.stdout
+    assert before.split(": ", 1)[1] in out.stdout      # the widened net reads the crops as the narrow one did
     # no crops: a clear error, not a crash
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "cards.json").write_text("[]")
     out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "empty"),
                           "--epochs", "1", "--out", str(tmp_path / "cr2")], capture_output=True, text=True, timeout=600)
     assert out.returncode != 0 and "no card crops found" in out.stderr
+
+
+@need_train
+def test_a_widened_card_reader_computes_what_the_narrow_one_did(models_script):
+    import torch
+    cr = models_script("train_cardreader")
+    torch.manual_seed(3)
+    narrow = cr.CardNet(width=8)
+    with torch.no_grad():        # batch norm's running figures away from 0 and 1, as a trained net has them
+        for m in narrow.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5); m.running_var.uniform_(0.5, 2); m.weight.uniform_(0.5, 1.5)
+    narrow.eval()
+    x = torch.rand(4, 3, 96, 64)
+    for width, noise in ((12, 0.0), (16, 0.0), (13, 0.01)):
+        wide = cr.CardNet(width=width)
+        wide.load_state_dict(cr.widen(narrow.state_dict(), width, noise=noise))
+        wide.eval()
+        assert cr.width_of(wide.state_dict()) == width
+        with torch.no_grad():
+            gap = (wide(x) - narrow(x)).abs().max().item()
+        assert gap < (1e-4 if noise == 0 else 0.5) and (noise == 0 or gap > 0)
+    with pytest.raises(ValueError, match="cannot widen"):
+        cr.widen(narrow.state_dict(), 4)

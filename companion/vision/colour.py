@@ -107,11 +107,19 @@ def white_balance(patch: np.ndarray) -> np.ndarray:
     return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
+# the strongest lamp's cast undone: no channel is raised more (`illuminant_gains`)
+MAX_GAIN = 2.2
+
+
 def illuminant_gains(image: np.ndarray, boxes, *, top: float = 0.1, min_pixels: int = 20) -> np.ndarray:
     """Per-channel gains (1 or more) that make the light's colour grey, from the cards' white print: the
     brightest `top` share of the pixels inside the cards' boxes (`boxes`, frame pixels). A warm
     lamp that turns the white orange and a blue card purple is undone before any colour is read;
-    a patch's own white balance (`white_balance`) cannot see so strong a cast as white. Ones when
+    a patch's own white balance (`white_balance`) cannot see so strong a cast as white. Where
+    those pixels' colour is more than `MAX_GAIN` from grey, they are an ink, not the white: the
+    share brightest in its weakest channel is taken instead (an ink takes most of one channel,
+    the white under any lamp none; pile 9,850,926: a yellow skip's ink, brighter than its shaded
+    white, taken for the light, raised the blue 2.2x and its centre was read blue). Ones when
     the boxes hold too few pixels."""
     h, w = image.shape[:2]
     chunks = []
@@ -123,14 +131,24 @@ def illuminant_gains(image: np.ndarray, boxes, *, top: float = 0.1, min_pixels: 
     if not chunks:
         return np.ones(3, np.float32)
     f = np.concatenate(chunks).astype(np.float32)
-    lum = f.mean(1)
-    bright = f[lum >= np.percentile(lum, 100 * (1 - top))]
-    if len(bright) < min_pixels:
+    ref = _brightest(f, f.mean(1), top, min_pixels)
+    if ref is None:
         return np.ones(3, np.float32)
-    ref = np.maximum(np.median(bright, 0), 1)
+    if ref.max() / ref.min() > MAX_GAIN:
+        # more coloured than any lamp undone here: an ink, not the white (a bright yellow beside a
+        # shaded white): the pixels brightest in their weakest channel are the white
+        ref = _brightest(f, f.min(1), top, min_pixels)
     # raise the weaker channels to the strongest: the white and the inks keep their brightness
     # (a yellow is told from an olive green by how near the white it is)
-    return np.clip(ref.max() / ref, 1.0, 2.2).astype(np.float32)
+    return np.clip(ref.max() / ref, 1.0, MAX_GAIN).astype(np.float32)
+
+
+def _brightest(f: np.ndarray, lum: np.ndarray, top: float, min_pixels: int) -> np.ndarray | None:
+    """The median colour of the pixels `f` (N x 3) in the `top` share by `lum`; None if too few."""
+    bright = f[lum >= np.percentile(lum, 100 * (1 - top))]
+    if len(bright) < min_pixels:
+        return None
+    return np.maximum(np.median(bright, 0), 1)
 
 
 def balance(image: np.ndarray, gains: np.ndarray, *, least: float = 0.03) -> np.ndarray:
