@@ -116,8 +116,8 @@ def illuminant_gains(image: np.ndarray, boxes, *, top: float = 0.1, min_pixels: 
     brightest `top` share of the pixels inside the cards' boxes (`boxes`, frame pixels). A warm
     lamp that turns the white orange and a blue card purple is undone before any colour is read;
     a patch's own white balance (`white_balance`) cannot see so strong a cast as white. Where
-    those pixels' colour is more than `MAX_GAIN` from grey, they are an ink, not the white: the
-    share brightest in its weakest channel is taken instead (an ink takes most of one channel,
+    those pixels' median has its strongest channel more than `MAX_GAIN` times its weakest, they
+    are an ink, not the white: the share brightest in its weakest channel is taken instead (an ink takes most of one channel,
     the white under any lamp none; pile 9,850,926: a yellow skip's ink, brighter than its shaded
     white, taken for the light, raised the blue 2.2x and its centre was read blue). Ones when
     the boxes hold too few pixels."""
