@@ -86,29 +86,26 @@ def widen(state: dict, width: int, noise: float = 0.01, seed: int = 0) -> dict:
     if width < old:
         raise ValueError(f"cannot widen a width-{old} CardNet to {width}")
     gen = torch.Generator().manual_seed(seed)
-    shape = CardNet(width=width).state_dict()
-    convs = sorted({k.split(".")[1] for k in state if k.startswith("features.") and k.endswith(".0.weight")}, key=int)
-    out, prev = {}, None   # prev: (mapping of the last layer's new channels to old ones, copies of each old one)
-    for layer in convs + ["head"]:
-        if layer == "head":
-            w = state["head.2.weight"]
-        else:
-            w = state[f"features.{layer}.0.weight"]
-        if prev is not None:   # share out the inputs among copies
-            g, copies = prev
-            w = w[:, g] / copies[g].view(1, -1, *([1] * (w.dim() - 2)))
-            w = w + torch.randn(w.shape, generator=gen) * w.std() * noise
-        if layer == "head":
-            out["head.2.weight"], out["head.2.bias"] = w.clone(), state["head.2.bias"].clone()
-            break
-        n_new = shape[f"features.{layer}.0.weight"].shape[0]
-        n_old = w.shape[0]
-        g = torch.cat([torch.arange(n_old), torch.randint(0, n_old, (n_new - n_old,), generator=gen)])
-        out[f"features.{layer}.0.weight"] = w[g].clone()
+    out = dict(state)
+    layers = sorted({k.split(".")[1] for k in state if k.startswith("features.") and k.endswith(".0.weight")}, key=int)
+    g = copies = None    # the last layer's new channels -> its old ones, and how many copies each has
+
+    def shared_out(w: torch.Tensor) -> torch.Tensor:
+        if g is None:
+            return w
+        w = w[:, g] / copies[g].view(1, -1, *([1] * (w.dim() - 2)))
+        return w + torch.randn(w.shape, generator=gen) * w.std() * noise
+
+    for layer in layers:
+        conv = f"features.{layer}.0.weight"
+        w = shared_out(state[conv])
+        n_old = w.shape[0]             # each layer's channels are a multiple of the width
+        g = torch.cat([torch.arange(n_old), torch.randint(0, n_old, (n_old * width // old - n_old,), generator=gen)])
+        copies = torch.bincount(g, minlength=n_old).float()
+        out[conv] = w[g].clone()
         for part in ("weight", "bias", "running_mean", "running_var"):
             out[f"features.{layer}.1.{part}"] = state[f"features.{layer}.1.{part}"][g].clone()
-        out[f"features.{layer}.1.num_batches_tracked"] = state[f"features.{layer}.1.num_batches_tracked"].clone()
-        prev = (g, torch.bincount(g, minlength=n_old).float())
+    out["head.2.weight"] = shared_out(state["head.2.weight"])
     return out
 
 
