@@ -31,6 +31,9 @@ HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22)
 # the hues a yellow and an olive green share, told apart by brightness (see `saturated_hues`)
 YG_BAND = (26, 36)
 YELLOW_BRIGHT = 0.77     # midway between the real olives (0.57-0.68) and yellows (0.86-1.0)
+# ... such a bright pixel is given this hue: a yellow's in a classic deck (yellow is nearest), but
+# still the band's in a deck without yellow, where the band is all green's (`nearest_colours`)
+BAND_YELLOW = YG_BAND[0] - 0.5
 # ... at the band's yellow end a pixel needs less: from YELLOW_RAMP[0] at hue 26 up to YELLOW_BRIGHT
 # at hue YELLOW_RAMP[1]. A yellow's shaded or bevelled print, or one beside a glare brighter than
 # its white, stays at hue 26-28 however dark; the olives sit at 29-36 (real and rendered)
@@ -221,7 +224,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
         least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
         bright = (v >= least * white) & (h <= YELLOW_TOP)
         bright &= (v < CLIP_V) | (h <= CLIP_HUE)
-        h[band & bright] = HUES["yellow"][0]
+        h[band & bright] = BAND_YELLOW
         h[band & ~bright] = np.maximum(h[band & ~bright], YG_BAND[1] - 2)
     return h
 
@@ -286,7 +289,25 @@ def colour_shares(h: np.ndarray | None, colours) -> np.ndarray:
     """The share of the hues nearest each colour (all zero when there is no colour)."""
     if h is None or len(h) == 0:
         return np.zeros(len(colours), np.float32)
-    return np.bincount(_distances(h, colours).argmin(1), minlength=len(colours)).astype(np.float32) / len(h)
+    return np.bincount(nearest_colours(h, colours), minlength=len(colours)).astype(np.float32) / len(h)
+
+
+def nearest_colours(h: np.ndarray, colours) -> np.ndarray:
+    """Each hue's nearest colour, as an index into `colours`. In a palette with an orange and no
+    yellow (Seinfeld's), a hue under the yellow-green band that a yellow would take is the
+    orange's: an orange lit warm or under a glare reads hue 21-25, where green is nearer by hue
+    widths, but no green ink reads there (an olive does only dark and dull, and `saturated_hues`
+    gives it green's hue); the band itself, bright or dark, is green's (an olive lit brightly: no
+    yellow to tell it from)::
+
+        >>> [("orange", "green")[k] for k in nearest_colours(np.float32([12, 22, 25, BAND_YELLOW, 34, 60]), ("orange", "green"))]
+        ['orange', 'orange', 'orange', 'green', 'green', 'green']
+    """
+    k = _distances(h, colours).argmin(1)
+    if "orange" in colours and "yellow" not in colours:
+        yellowish = (_distances(h, tuple(colours) + ("yellow",)).argmin(1) == len(colours)) & (h < BAND_YELLOW)
+        k[yellowish] = list(colours).index("orange")
+    return k
 
 
 def palette_misfit(h: np.ndarray | None, palettes) -> np.ndarray | None:
