@@ -137,6 +137,9 @@ def test_a_bright_yellow_ink_beside_a_shaded_white_is_not_taken_for_the_light():
     # its centre at 0.56 (a green 3 beside the pile was read as the top)
     (9_850_441, "classic", "pile", "wild"),
     (9_890_585, "seinfeld", "pile", "purple skip"),
+    # ... but not a centre a card read shows as its own: a wild on a green 6, the 6's outline read 6
+    # unsurely and its own centre agreeing, was read as the 6 (pile 9,460,949)
+    (9_460_949, "classic", "pile", "wild"),
 ])
 def test_piles_once_misread_are_read_right(seed, deck, kind, want):
     sc, got = _read_pile(seed, Recognizer(deck), kind=kind)

@@ -450,7 +450,10 @@ class Recognizer:
             if top is not None:
                 cards.append(top)
         if self.reader is not None and outlines is not None:
-            centres = [p for p in parts if p.cls == "centre" and p.symbol != "none" and p.p >= FAINT_CENTRE]
+            # the centres no card read shows as its own (a card read is weighed already: pile 9,460,949,
+            # a wild on a green 6 whose centre the 6's outline read unsurely agreed with)
+            centres = [p for p in parts if p.cls == "centre" and p.symbol != "none" and p.p >= FAINT_CENTRE
+                       and not any(d.symbol == p.symbol and any(p is q for q in m) for d, m in read)]
             again = self._read_card(source, image, top, read, outlines(), colors, ox, oy, centres)
             if again is not None:
                 if top is not None and not any(d is again for d in cards):
@@ -461,7 +464,7 @@ class Recognizer:
         return Recognition(cards, top, parts)
 
     def _read_card(self, source: np.ndarray, image: np.ndarray, top: Detection | None, cards: list, outlines: list,
-                   colors, ox: int, oy: int, centres: list[Part] = ()) -> Detection | None:
+                   colors, ox: int, oy: int, centres: list[Part] | tuple = ()) -> Detection | None:
         """The top card as the card reader (`outline.CardReader`) reads the outlines the finder
         calls uncovered (`READER_OUTLINE`). The reading stands where the surest one holds a top card
         read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (the reader is not asked),
