@@ -303,10 +303,11 @@ def nearest_colours(h: np.ndarray, colours) -> np.ndarray:
         >>> [("orange", "green")[k] for k in nearest_colours(np.float32([12, 22, 25, BAND_YELLOW, 34, 60]), ("orange", "green"))]
         ['orange', 'orange', 'orange', 'green', 'green', 'green']
     """
-    k = _distances(h, colours).argmin(1)
-    if "orange" in colours and "yellow" not in colours:
-        yellowish = (_distances(h, tuple(colours) + ("yellow",)).argmin(1) == len(colours)) & (h < BAND_YELLOW)
-        k[yellowish] = list(colours).index("orange")
+    if "orange" not in colours or "yellow" in colours:
+        return _distances(h, colours).argmin(1)
+    d = _distances(h, tuple(colours) + ("yellow",))       # yellow last
+    k = d[:, :-1].argmin(1)
+    k[(d.argmin(1) == len(colours)) & (h < BAND_YELLOW)] = list(colours).index("orange")
     return k
 
 

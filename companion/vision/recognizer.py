@@ -450,11 +450,7 @@ class Recognizer:
             if top is not None:
                 cards.append(top)
         if self.reader is not None and outlines is not None:
-            # the centres no card read shows as its own (a card read is weighed already: pile 9,460,949,
-            # a wild on a green 6 whose centre the 6's outline read unsurely agreed with)
-            centres = [p for p in parts if p.cls == "centre" and p.symbol != "none" and p.p >= FAINT_CENTRE
-                       and not any(d.symbol == p.symbol and any(p is q for q in m) for d, m in read)]
-            again = self._read_card(source, image, top, read, outlines(), colors, ox, oy, centres)
+            again = self._read_card(source, image, top, read, outlines(), colors, ox, oy, parts)
             if again is not None:
                 if top is not None and not any(d is again for d in cards):
                     cards[cards.index(top)] = again
@@ -464,7 +460,7 @@ class Recognizer:
         return Recognition(cards, top, parts)
 
     def _read_card(self, source: np.ndarray, image: np.ndarray, top: Detection | None, cards: list, outlines: list,
-                   colors, ox: int, oy: int, centres: list[Part] | tuple = ()) -> Detection | None:
+                   colors, ox: int, oy: int, parts: list[Part] | tuple = ()) -> Detection | None:
         """The top card as the card reader (`outline.CardReader`) reads the outlines the finder
         calls uncovered (`READER_OUTLINE`). The reading stands where the surest one holds a top card
         read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (the reader is not asked),
@@ -475,7 +471,8 @@ class Recognizer:
         in the colour whose ink covers most of it (at least `OUTLINE_INK`; a wild: no colour). None
         where the reading stands. A reading under `READER_SURE` (from `READER_AGREE`), or where no
         card is read an outline found from `AGREE_OUTLINE`, counts where a centre symbol the
-        detector found at the outline's middle (`centres`, read from `FAINT_CENTRE`) reads the same."""
+        detector found at the outline's middle (one of `parts`, read from `FAINT_CENTRE`) reads the
+        same, unless a card read shows it as its own."""
         least = READER_OUTLINE if top is not None else AGREE_OUTLINE
         found = [o for o in outlines if o.cls == "card" and o.score >= least]
         if not found:
@@ -493,7 +490,7 @@ class Recognizer:
         if symbol == "none" or (top is not None and top.symbol == symbol):
             return None
         if (q < READER_SURE or o.score < READER_OUTLINE) and not (
-                q >= READER_AGREE and _held(quad, [p for p in centres if p.symbol == symbol])):
+                q >= READER_AGREE and _held(quad, _unclaimed_centres(parts, cards, symbol))):
             return None
         ours = next((f for f, sym in zip(found, symbols) if top is not None and sym == top.symbol
                      and _held(upright(f.quad), mine)), None)
@@ -527,7 +524,7 @@ class Recognizer:
         again = self._outline_reading(source, image, held[0], colors, ox, oy)
         if again is None or (again.color, again.symbol) == (top.color, top.symbol) or again.confidence <= top.confidence:
             return None
-        if again.symbol != top.symbol and mine and _sureness(mine, top.symbol) >= again.confidence:
+        if again.symbol != top.symbol and _sureness(mine, top.symbol) >= again.confidence:
             return None      # read unsurely for its colour alone: its symbol stands (pile 9,880,252, a
             #                  blue draw two whose corners, read at 0.97, showed red and blue, read again
             #                  as a 4 by one spot at 0.82)
@@ -1866,6 +1863,14 @@ def _face_votes(face: Part, members: list[Part]) -> dict[str, float]:
 # piles (9,200,000.., 300 scenes): 491 own corners in full view at most 0.49, while 53 of the 153
 # corners of other cards inside a face's box lie farther
 FAR_CORNER = 0.5
+
+
+def _unclaimed_centres(parts: list[Part], cards: list, symbol: str) -> list[Part]:
+    """The centre symbols among `parts` read as `symbol` (from `FAINT_CENTRE`) that no card read
+    (`cards`: (card, its parts)) shows as its own: a card read is weighed already (pile 9,460,949,
+    a wild on a green 6, the 6's outline read unsurely and agreeing with the 6's own centre)."""
+    return [p for p in parts if p.cls == "centre" and p.symbol == symbol and p.p >= FAINT_CENTRE
+            and not any(d.symbol == symbol and any(p is q for q in m) for d, m in cards)]
 
 
 def _sureness(members: list[Part], symbol: str) -> float:
