@@ -141,6 +141,12 @@ def illuminant_gains(image: np.ndarray, boxes, *, top: float = 0.1, min_pixels: 
         # more coloured than any lamp undone here: an ink, not the white (a bright yellow beside a
         # shaded white): the pixels brightest in their weakest channel are the white
         ref = _brightest(f, f.min(1), top, min_pixels)
+    # a lamp's light lies on the warm-cool line (a bulb's orange to daylight's blue): its green
+    # is never below both its blue and its red. A reference less green than both is a purple or
+    # magenta surface brighter than the cards' white (a purple table round a small card in a
+    # hand's shadow): its green is not raised beyond the lesser of the two. (A greener one is
+    # no such sign: the white seen through a yellow ink's glow is greener than both)
+    ref[1] = max(ref[1], min(ref[0], ref[2]))
     # raise the weaker channels to the strongest: the white and the inks keep their brightness
     # (a yellow is told from an olive green by how near the white it is)
     return np.clip(ref.max() / ref, 1.0, MAX_GAIN).astype(np.float32)
