@@ -127,9 +127,9 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     gains = illuminant_gains(img, [(110, 60, 180, 140)])
     assert np.abs(gains - 1).max() < 0.05          # the table is as bright in its blue as its red
     # a warm lamp's own cast is still undone as before
-    warm = (img * np.float32([0.6, 0.8, 1.0])).astype(np.uint8)
-    warm[:] = (108, 144, 180)                      # a white table under that lamp
-    warm[80:120, 130:160] = (70, 94, 118)
+    warm = np.zeros((200, 300, 3), np.uint8)
+    warm[:] = (108, 144, 180)                      # a white table under a warm lamp
+    warm[80:120, 130:160] = (70, 94, 118)          # the card's shaded white under it
     assert np.allclose(illuminant_gains(warm, [(110, 60, 180, 140)]), [1.67, 1.25, 1.0], atol=0.03)
 
 

@@ -122,8 +122,10 @@ def illuminant_gains(image: np.ndarray, boxes, *, top: float = 0.1, min_pixels: 
     those pixels' median has its strongest channel more than `MAX_GAIN` times its weakest, they
     are an ink, not the white: the share brightest in its weakest channel is taken instead (an ink takes most of one channel,
     the white under any lamp none; pile 9,850,926: a yellow skip's ink, brighter than its shaded
-    white, taken for the light, raised the blue 2.2x and its centre was read blue). Ones when
-    the boxes hold too few pixels."""
+    white, taken for the light, raised the blue 2.2x and its centre was read blue). Green is
+    raised no more than the lesser of blue and red: a lamp's light is never less green than
+    both, a purple table brighter than a shaded card is (the game bench's pile 9,000,253). Ones
+    when the boxes hold too few pixels."""
     h, w = image.shape[:2]
     chunks = []
     for x1, y1, x2, y2 in boxes:
