@@ -460,7 +460,7 @@ class Recognizer:
         return Recognition(cards, top, parts)
 
     def _read_card(self, source: np.ndarray, image: np.ndarray, top: Detection | None, cards: list, outlines: list,
-                   colors, ox: int, oy: int, parts: list[Part] | tuple = ()) -> Detection | None:
+                   colors, ox: int, oy: int, parts: list[Part]) -> Detection | None:
         """The top card as the card reader (`outline.CardReader`) reads the outlines the finder
         calls uncovered (`READER_OUTLINE`). The reading stands where the surest one holds a top card
         read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (the reader is not asked),
@@ -787,7 +787,7 @@ class Recognizer:
         votes = _symbol_votes(members)
         symbol = max(votes, key=votes.get)
         agree = [p for p in members if p.symbol == symbol]
-        conf = _sureness(members, symbol)
+        conf = _sureness(members, symbol, votes)
         colour = None
         if not kinds()[symbol].wild:
             cvotes: dict[str, float] = {}
@@ -1873,12 +1873,12 @@ def _unclaimed_centres(parts: list[Part], cards: list, symbol: str) -> list[Part
             and not any(d.symbol == symbol and any(p is q for q in m) for d, m in cards)]
 
 
-def _sureness(members: list[Part], symbol: str) -> float:
+def _sureness(members: list[Part], symbol: str, votes: dict[str, float] | None = None) -> float:
     """How sure a card's parts are of its `symbol`: their agreement (its share of their votes,
-    `_symbol_votes`) times the classifier's certainty that at least one of the readings of it is
-    right (separate crops: two corners and the centre; the detector's score only decides whether
-    something is there: it is thresholded before)."""
-    votes = _symbol_votes(members)
+    `_symbol_votes`; `votes` where the caller has them) times the classifier's certainty that at
+    least one of the readings of it is right (separate crops: two corners and the centre; the
+    detector's score only decides whether something is there: it is thresholded before)."""
+    votes = _symbol_votes(members) if votes is None else votes
     total = sum(votes.values())
     if total <= 0:
         return 0.0
