@@ -161,6 +161,18 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # table round its index was taken for the light (green raised 1.39x, the frame read again
     # balanced so) and the 6 was read unsurely, then not at all (the game bench's pile 9,000,253)
     (9_000_253, "classic112", "pile", "red 6"),
+    # session 59: a blue 3 held close under two hands' fingers, its centre read 3 at 0.41 and one
+    # corner 3 at 0.36 (under `weak_symbol_conf`): one weak reading alone, so no card was read
+    (9_960_219, "classic112", "single", "blue 3"),
+    # ... a red skip under a hand over a red 4, its outline found at 0.47 (under `READER_OUTLINE`)
+    # and read skip at 0.85, its corner read skip at 0.99: the 4 (read at 0.997) was the top; a
+    # green 9 over a green 5 the same way (its outline found at 0.59, read 9 at 0.91)
+    (9_950_544, "classic", "pile", "red skip"),
+    (9_961_028, "classic", "pile", "green 9"),
+    # ... but not where another outline holds the top card and reads its symbol: a red 2 under a
+    # hand, its outline found at 0.58 and read 2 at 0.98, a green 3 cut by the frame's edge found
+    # at 0.67 and read 3 at 0.81 (the 3 was taken for the top by a first version of that rule)
+    (9_980_048, "classic", "pile", "red 2"),
 ])
 def test_piles_once_misread_are_read_right(seed, deck, kind, want):
     sc, got = _read_pile(seed, Recognizer(deck), kind=kind)

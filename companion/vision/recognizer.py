@@ -404,7 +404,8 @@ class Recognizer:
         colors = self._read_colours(image, syms)
         faces = sorted((p for p in parts if p.cls == "card"), key=lambda p: -p.score)
         faint = [p for p in parts if p.cls == "centre" and p.symbol != "none" and FAINT_CENTRE <= p.p < self.weak_conf]
-        groups = self._group_faces(image, faces, syms, colors, faint)
+        faint_index = [p for p in parts if p.cls == "index" and p.symbol != "none" and FAINT_INDEX <= p.p < self.weak_conf]
+        groups = self._group_faces(image, faces, syms, colors, faint, faint_index)
         self._group_rest(image, syms, groups, colors)
         cards, faced, loose = [], [], []
         for face, members in groups:
@@ -472,9 +473,15 @@ class Recognizer:
         where the reading stands. A reading under `READER_SURE` (from `READER_AGREE`), or where no
         card is read an outline found from `AGREE_OUTLINE`, counts where a centre symbol the
         detector found at the outline's middle (one of `parts`, read from `FAINT_CENTRE`) reads the
-        same, unless a card read shows it as its own."""
+        same, unless a card read shows it as its own. Where a top card is read and no outline is
+        found from `READER_OUTLINE`, the surest one found from `HELD_OUTLINE` names only a card read
+        with the symbol it reads at `READER_SURE` whose parts it holds."""
         least = READER_OUTLINE if top is not None else AGREE_OUTLINE
         found = [o for o in outlines if o.cls == "card" and o.score >= least]
+        weak = not found and top is not None
+        if weak:            # no outline found surely: the surest one found from HELD_OUTLINE may still
+            #                 name a card read elsewhere in the frame (below)
+            found = [o for o in outlines if o.cls == "card" and o.score >= HELD_OUTLINE]
         if not found:
             return None
         o = found[0]
@@ -489,8 +496,8 @@ class Recognizer:
         symbol, q = symbols[0], float(probs[0].max())
         if symbol == "none" or (top is not None and top.symbol == symbol):
             return None
-        if (q < READER_SURE or o.score < READER_OUTLINE) and not (
-                q >= READER_AGREE and _held(quad, _unclaimed_centres(parts, cards, symbol))):
+        sure = q >= READER_SURE and (weak or o.score >= READER_OUTLINE)
+        if not sure and (weak or not (q >= READER_AGREE and _held(quad, _unclaimed_centres(parts, cards, symbol)))):
             return None
         ours = next((f for f, sym in zip(found, symbols) if top is not None and sym == top.symbol
                      and _held(upright(f.quad), mine)), None)
@@ -501,6 +508,8 @@ class Recognizer:
         held = [d for d, m in cards if d.symbol == symbol and _held(quad, m)]
         if held:
             return max(held, key=lambda d: d.confidence)
+        if weak:            # an outline found so unsurely names only a card read
+            return None
         colour = None
         if not kinds()[symbol].wild:
             inks = {c: _ink_share(image, quad, c, colors, self.skin_sat) for c in colors}
@@ -610,7 +619,8 @@ class Recognizer:
             p.color = colour_of_hues(h, colors)[0]
         return colors
 
-    def _group_faces(self, image, faces: list[Part], syms: list[Part], colors, faint: list[Part] = ()) -> list:
+    def _group_faces(self, image, faces: list[Part], syms: list[Part], colors, faint: list[Part] = (),
+                     faint_index: list[Part] = ()) -> list:
         """(face, its parts) for each uncovered face that shows a readable symbol; a face whose
         symbol shows only in coloured corners none of which is printed on ink (`_uno_print`) is a
         playing card's, and so is one whose symbol shows only in corners of a playing card's red
@@ -690,9 +700,13 @@ class Recognizer:
             agree = [p for p in members if p.symbol == symbol]
             surest = max(p.p for p in agree)
             if surest < self.sym_conf and len(agree) < 2 and not (
-                    f.score >= LONE_FACE_SCORE and surest >= LONE_FACE_CONF
-                    and f.color not in (None, WILD_FACE) and any(p.color == f.color for p in agree)):
-                continue        # one weak reading alone is no card, unless a surely found face's middle vouches for it
+                    f.score >= LONE_FACE_SCORE and f.color not in (None, WILD_FACE)
+                    and any(p.color == f.color for p in agree)
+                    and (surest >= LONE_FACE_CONF or any(c.symbol == symbol and _within(c, f.box, image.shape)
+                                                         for c in faint_index))):
+                continue        # one weak reading alone is no card, unless a surely found face's middle
+                #                 vouches for it, read surely or with a faint corner index of the face
+                #                 showing its symbol too
             if not any(_uno_print(image, p, colors, ring(p)) for p in agree):
                 continue        # only ranks printed on white paper: a playing card's face
             if f.score < RED_FACE_SURE and all(p.cls == "index" and _faint_red(p, ring(p)) for p in agree):
@@ -1322,6 +1336,12 @@ READER_SURE = 0.8
 # pile 9,850,441, a small wild beside a card back, its outline found at 0.52 and read at 0.98, its
 # centre found at 0.37 and read at 0.96: nothing was read)
 READER_AGREE, AGREE_OUTLINE = 0.5, 0.5
+# ... and where a top card is read and no outline is found from READER_OUTLINE, the surest one found
+# from HELD_OUTLINE, read at READER_SURE, names the top card where a card read with that symbol has
+# its parts inside it: the reader and the detector's parts agree (session 59: pile 9,950,544, a red
+# skip under a hand, its outline found at 0.47 and read skip at 0.85, its corner read skip at 0.99:
+# the red 4 beneath was read as the top; pile 9,961,028, a green 9 over a green 5, found at 0.59)
+HELD_OUTLINE = 0.4
 # a top card read at READER_KEEP whose parts the surest outline holds, or one of whose parts lies
 # SHOWN_DEPTH inside it, stands whatever the reader reads there (session 52: a rough outline of a
 # clearly read green 8 read as a 4, a red draw two's "+2" as a 2: 3 losses on the tuning sets at
@@ -1583,6 +1603,10 @@ MIDDLE_REACH = 0.45
 # when a corner index inside the face shows its symbol surely (a green 0 over a green 7, pile
 # 9,301,105: the 0's centre read at 0.3)
 FAINT_CENTRE = 0.2
+# ... and a corner index read this unsurely (under `weak_symbol_conf`) vouches for one weak reading
+# of its symbol in a surely found face of the reading's colour (`LONE_FACE_SCORE`): pile 9,960,219,
+# a blue 3 held close under two hands' fingers, its centre read 3 at 0.41, its corner 3 at 0.36
+FAINT_INDEX = 0.2
 # a face's middle whose colour has under this share of its coloured pixels is mixed: a sure corner
 # of another colour inside the face names its colour, where a faint centre within CENTRE_NEAR of
 # the face's longer side of its middle shows the corner's symbol and no part of the middle's
