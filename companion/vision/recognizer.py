@@ -629,7 +629,8 @@ class Recognizer:
         four needs its centre's four colours (`_four_coloured`) or a corner read surely: white
         papers overlapping are read as its four cards. `faint`: centre symbols read too unsurely to
         vote, which may still show that a card's two corners inside a face are a card's beneath
-        (`_beneath`)."""
+        (`_beneath`); `faint_index`: corner indices read too unsurely to vote (from `FAINT_INDEX`),
+        one of which, showing the symbol of a face's one weak reading, vouches for it."""
         groups: list[tuple[Part | None, list[Part]]] = []
         used: set[int] = set()
         # each face's middle is read once (`face_colour`): by the face itself and by its neighbours
