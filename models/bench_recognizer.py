@@ -115,7 +115,7 @@ def _top_in_view(sc) -> float | None:
 
 
 def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], size=(640, 480),
-          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None) -> dict:
+          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None, make=None) -> dict:
     """Top card right (`rec(deck)` gives the recogniser for a scene's deck), over every scene
     with a top card and over the readable ones: those where the top card shows at least one
     symbol (a corner index or the centre; in the others a hand or the frame edge hides it, and
@@ -123,15 +123,17 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
     (at least 75% of the top card seen: how the game reads a settled pile) and the rest (a hand
     or the frame edge over more than a quarter of it). ``heights``: the cards' height range as a
     share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees.
-    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer)."""
+    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer).
+    ``make``: what draws each scene (by default `make_scene`; a cache's stand-in takes its arguments)."""
+    make = make or make_scene
     ok = 0
     conf = collections.Counter()
     unreadable = collections.Counter()
     seen = collections.Counter()
     right_of = collections.Counter()
     for i in range(n):
-        sc = make_scene(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
-                        heights=heights, tilt=tilt)
+        sc = make(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
+                  heights=heights, tilt=tilt)
         if sc.top is None:
             continue
         reader = rec(sc.deck)
