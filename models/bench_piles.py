@@ -11,10 +11,11 @@ a game reads it) from one first seed. Two lists of first seeds:
 - ``heldout``: 6 sets (9,530,000..9,550,600) first read in session 50 and never looked into
   for a rule: the unbiased figure. Keep it so: mend what the tuning sets show, then measure here.
 
-``--first-seeds`` runs other sets. ``--cache DIR`` keeps every scene and every network answer
-(`replay_cache.py`): a rerun after a change to the reading rules takes about a tenth of the time
-and gives the same figures an uncached run gives. ``--set NAME=VALUE`` reads with one of the
-reading rules' thresholds (a number in `companion.vision.recognizer`) changed, to sweep it. ``--procs`` runs that many sets at once (one thread each).
+``--first-seeds`` runs other sets. ``--procs`` runs that many sets at once (one thread each).
+``--cache DIR`` keeps every scene and every network answer (`replay_cache.py`): a rerun after a
+change to the reading rules takes about a sixth of the time and gives the same figures an uncached
+run gives. ``--set NAME=VALUE`` reads with one of the reading rules' thresholds (a number in
+`companion.vision.recognizer`) changed, to sweep it.
 ``--out`` keeps every set's figures and misses as JSON; ``--compare`` an earlier such file
 prints, over the sets both ran, the misses mended and the misses lost.
 """
@@ -134,7 +135,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="write every set's figures and misses here (JSON)")
     ap.add_argument("--compare", type=Path, default=None, help="an earlier --out file to compare with")
     ap.add_argument("--cache", default=None, metavar="DIR",
-                    help="keep scenes and network answers here; a rerun reads about ten times faster")
+                    help="keep scenes and network answers here; a rerun reads about six times faster")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="read with this threshold of companion.vision.recognizer changed (repeatable)")
     a = ap.parse_args(argv)

@@ -2,14 +2,15 @@
 
 Reading a pile costs about 145 ms to draw the scene, 145 ms in the four networks and 35 ms in the
 reading rules (this machine, session 60). A change to the rules leaves the scene and most network
-calls as they were, so `bench_piles.py --cache DIR` keeps both: a rerun draws no scene and runs
-no network whose exact input it has seen, and reads a set about ten times faster. What it gives
-is what an uncached run gives, bit for bit: scenes are kept losslessly and every network answer
-is keyed by the model file and the exact input tensor, so a call the changed rules make with a
-new input (another close-up, another outline) runs the network as usual and is kept too.
+calls as they were, so `bench_piles.py --cache DIR` keeps both: a rerun draws no scene and runs no
+network whose exact input it has seen, and reads a set about six times faster (what is left: the
+rules, and loading what is kept). What it gives is what an uncached run gives, bit for bit: scenes
+are kept losslessly and every network answer is keyed by the model file and the exact input
+tensor, so a call the changed rules make with a new input (another close-up, another outline) runs
+the network as usual and is kept too.
 
 The cache's folder is named by a fingerprint of the generator's source (`synth.py`, `render.py`,
-`deck.py`...), so a change to how scenes are drawn starts a new one; the model files are in every
+`cards.py`), so a change to how scenes are drawn starts a new one; the model files are in every
 key (path, size and modification time).
 """
 from __future__ import annotations

@@ -464,8 +464,9 @@ class Recognizer:
                    colors, ox: int, oy: int, parts: list[Part]) -> Detection | None:
         """The top card as the card reader (`outline.CardReader`) reads the outlines the finder
         calls uncovered (`READER_OUTLINE`). The reading stands where the surest one holds a top card
-        read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (the reader is not asked),
-        and where the surest one does not read another symbol surely (`READER_SURE`). It stands too
+        read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (its corners, and a centre
+        read at `symbol_conf`; the reader is not asked), and where the surest one does not read another
+        symbol surely (`READER_SURE`). It stands too
         where another one holds the top card's parts (`_held`) and reads its symbol, unless the
         surest one lies on the pile and that one beside it (`_on_pile`). Otherwise a card read with
         the surest one's symbol whose parts it holds is on top; where none is, the outline's card,
@@ -487,8 +488,11 @@ class Recognizer:
         o = found[0]
         quad = upright(o.quad)
         mine = next((m for d, m in cards if d is top), [])
+        # (a centre symbol read weakly does not count here: another card's centre misread as the top
+        # card's symbol lies inside that card's outline, pile 9,910,226; a weak corner does, pile 9,580,834)
+        sure_mine = [p for p in mine if p.cls == "index" or p.p >= self.sym_conf]
         if top is not None and top.confidence >= READER_KEEP and (
-                _held(quad, mine) or any(_covers(p, quad, np.float32(p.centre), SHOWN_DEPTH) for p in mine)):
+                _held(quad, sure_mine) or any(_covers(p, quad, np.float32(p.centre), SHOWN_DEPTH) for p in sure_mine)):
             return None      # the surest outline holds a top card read surely (the reader misreads rough
             #                  outlines), or a part of it lies inside: the top card lies over the outline's
         probs = self.reader.read(source, [f.quad for f in found]) * self._allowed
@@ -1296,7 +1300,9 @@ UNDER_SURE = 0.5
 # the surest uncovered outline names the top card when found at TOP_OUTLINE and OUTLINE_MARGIN
 # more surely than any outline holding the card read on top (chosen on the 25 pile sets
 # 9,200,000..9,500,600: 0.8 and 0.2 mended 5 and lost none; a margin of 0.1 mended 6 and lost
-# 9,460,949, whose top card's own outline was found 0.195 less surely)
+# 9,460,949, whose top card's own outline was found 0.195 less surely; session 60, swept on the 18
+# pile sets 9,910,000..9,990,600: 0.7 mended 1, 9,950,062, and lost none there, but lost the game
+# bench's 9,000,382; a margin of 0.1 changed none)
 TOP_OUTLINE = 0.8
 OUTLINE_MARGIN = 0.2
 # a part lies where an outline's card prints it (`_held`) within this share of the card's width
