@@ -465,10 +465,10 @@ class Recognizer:
         """The top card as the card reader (`outline.CardReader`) reads the outlines the finder
         calls uncovered (`READER_OUTLINE`). The reading stands where the surest one holds a top card
         read at `READER_KEEP` or has one of its parts `SHOWN_DEPTH` inside (its corners, and a centre
-        read at `symbol_conf`; the reader is not asked), and where the surest one does not read another
-        symbol surely (`READER_SURE`). It stands too
-        where another one holds the top card's parts (`_held`) and reads its symbol, unless the
-        surest one lies on the pile and that one beside it (`_on_pile`). Otherwise a card read with
+        read at `symbol_conf`; the reader is not asked), and where the surest one does not read
+        another symbol surely (`READER_SURE`). It stands too where another one holds the top card's
+        parts (`_held`) and reads its symbol, unless the surest one lies on the pile and that one
+        beside it (`_on_pile`). Otherwise a card read with
         the surest one's symbol whose parts it holds is on top; where none is, the outline's card,
         in the colour whose ink covers most of it (at least `OUTLINE_INK`; a wild: no colour). None
         where the reading stands. A reading under `READER_SURE` (from `READER_AGREE`), or where no
