@@ -40,9 +40,10 @@ SETS = {"tuning": TUNING, "heldout": HELDOUT}
 
 
 @functools.cache
-def _bench():
-    """bench_recognizer.py (a script beside this one) as a module, loaded once per process."""
-    spec = importlib.util.spec_from_file_location("bench_recognizer", HERE / "bench_recognizer.py")
+def _script(name: str):
+    """A script beside this one (bench_recognizer.py, replay_cache.py) as a module, loaded once
+    per process."""
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -53,16 +54,14 @@ def run_set(first: int, piles: int, model_dir: str | None, cache: str | None = N
     """One set: `piles` game-deck piles from seed `first`, with its misses (`cache`: a folder
     for `replay_cache.ReplayCache`; `thresholds`: the reading rules' numbers to change, for this
     set only)."""
-    br = _bench()
+    br = _script("bench_recognizer")
     per_deck = functools.lru_cache(None)(lambda d: br.Recognizer(d, model_dir=model_dir, threads=1))
     misses: list[str] = []
     with contextlib.ExitStack() as stack:
         stack.enter_context(changed(thresholds or {}))
         make = br.make_scene
         if cache is not None:
-            sys.path.insert(0, str(HERE))
-            from replay_cache import ReplayCache
-            kept = stack.enter_context(ReplayCache(Path(cache), HERE.parent).installed())
+            kept = stack.enter_context(_script("replay_cache").ReplayCache(Path(cache), HERE.parent).installed())
             make = functools.partial(kept.scene, make=br.make_scene)
         res = br.piles(per_deck, piles, None, first=first, misses=misses, make=make)
     return {"first_seed": first, "readable": res["readable"], "clear_view": res["clear_view"],

@@ -488,13 +488,13 @@ class Recognizer:
         o = found[0]
         quad = upright(o.quad)
         mine = next((m for d, m in cards if d is top), [])
-        # (a centre symbol read weakly does not count here: another card's centre misread as the top
-        # card's symbol lies inside that card's outline, pile 9,910,226; a weak corner does, pile 9,580,834)
-        sure_mine = [p for p in mine if p.cls == "index" or p.p >= self.sym_conf]
-        if top is not None and top.confidence >= READER_KEEP and (
-                _held(quad, sure_mine) or any(_covers(p, quad, np.float32(p.centre), SHOWN_DEPTH) for p in sure_mine)):
-            return None      # the surest outline holds a top card read surely (the reader misreads rough
-            #                  outlines), or a part of it lies inside: the top card lies over the outline's
+        if top is not None and top.confidence >= READER_KEEP:
+            # (a centre symbol read weakly does not count: another card's centre misread as the top
+            # card's symbol lies inside that card's outline, pile 9,910,226; a weak corner does, 9,580,834)
+            kept = [p for p in mine if p.cls == "index" or p.p >= self.sym_conf]
+            if _held(quad, kept) or any(_covers(p, quad, np.float32(p.centre), SHOWN_DEPTH) for p in kept):
+                return None  # the surest outline holds a top card read surely (the reader misreads rough
+                #              outlines), or a part of it lies inside: the top card lies over the outline's
         probs = self.reader.read(source, [f.quad for f in found]) * self._allowed
         symbols = [SYMBOLS[k] for k in probs.argmax(1)]
         symbol, q = symbols[0], float(probs[0].max())
