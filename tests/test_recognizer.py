@@ -177,11 +177,36 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # the 3's corner, and the 3 (read at 0.998) was kept as lying over the 2's outline (found at 0.86
     # and read 2 at 0.97) by that weak centre reading inside it
     (9_910_226, "classic112", "pile", "red 2"),
+    # session 61: no card read, a hand over most of the top card; the card reader reads its outline
+    # (a blue 7 at 0.97 on an outline found at 0.78, but inked over 0.08 of it: a hand covers the
+    # rest; a yellow 4 at 0.54), and the classifier reads a corner index spot the same (0.99, 0.86)
+    # on the card's own ink
+    (9_920_362, "classic", "pile", "blue 7"),
+    (9_930_151, "classic", "single", "yellow 4"),
 ])
 def test_piles_once_misread_are_read_right(seed, deck, kind, want):
     sc, got = _read_pile(seed, Recognizer(deck), kind=kind)
     assert sc.deck == deck and str(sc.top) == want
     assert got.top is not None and got.top.card == sc.top
+
+
+def test_a_corner_index_on_its_cards_ink_is_told_from_a_playing_cards_rank_on_white_paper():
+    # what `_read_card` asks of a corner index spot that vouches for a card no part of which was
+    # found: its colour's ink covers most of what no hand covers round it (`SPOT_INK`)
+    def corner(ink, paper):
+        patch = np.full((40, 40, 3), paper, np.uint8)
+        cv2.putText(patch, "7", (10, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.1, ink, 4)
+        return patch
+    uno = corner((245, 245, 245), (40, 40, 200))            # a white 7 printed on red ink
+    rank = corner((40, 40, 200), (245, 245, 245))           # a red 7 printed on white paper
+    held = uno.copy()
+    held[:, :22] = (110, 150, 205)                          # a hand over half of the UNO card's corner
+    for patch in (uno, held):
+        colour, share = recognizer._bare_ink(patch, CLASSIC, SKIN_MAX_SAT)
+        assert colour == "red" and share >= recognizer.SPOT_INK
+    colour, share = recognizer._bare_ink(rank, CLASSIC, SKIN_MAX_SAT)
+    assert colour == "red" and share < recognizer.SPOT_INK
+    assert recognizer._bare_ink(np.full((40, 40, 3), 245, np.uint8), CLASSIC, SKIN_MAX_SAT) == (None, 0.0)
 
 
 def test_grey_patch_has_no_colour():
@@ -1160,6 +1185,7 @@ def test_a_shaded_yellow_keeps_its_hue_and_its_colour(bgr, want):
     ((40, 120, 150), "green"),    # hue 22, 0.61 as bright, saturation 187
     ((87, 201, 235), "yellow"),   # hue 23, nearly as bright as its white (0.96): a yellow, however dull
     ((17, 134, 170), "yellow"),   # hue 23 and as dark, but saturated (230): a yellow's shaded print
+    ((20, 110, 147), "green"),    # hue 21, saturated (220) but 0.6 as bright (`OCHRE_DARK`): pile 9,950,905
 ])
 def test_an_olive_turned_ochre_is_told_from_a_yellow_by_being_dark_and_dull(bgr, want):
     # the generator's ink jitter and a warm light turn a classic olive green to hue 20-25, a

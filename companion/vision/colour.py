@@ -45,6 +45,12 @@ YELLOW_RAMP = (0.65, 29)
 # yellows' parts 0.76 or brighter (1st percentile), saturation 193 or more (5th); the Roboflow
 # photos' yellows 0.89 or brighter (1st percentile; their saturation 112-162)
 OCHRE_BAND, OCHRE_BRIGHT, OCHRE_SAT = (20, 26), 0.75, 200
+# ... and whatever its saturation, a pixel there under OCHRE_DARK of its white (session 61: olives
+# rendered ochre, saturated 199-224 and 0.52-0.62 as bright as their white, read yellow or, in a
+# Seinfeld deck, orange: piles 9,950,905, 9,931,036 and the held-out 9,550,290, mended, none lost
+# on 17,000 piles; 0.7 mended one more, 9,920,646, but a yellow's shaded print can be 0.69 as
+# bright; the rendered yellows are 0.76 or brighter, the Roboflow photos' 0.89, and read the same)
+OCHRE_DARK = 0.65
 # ... but not where a hand's skin (hues under OCHRE_SKIN_GAP below the band: an ochre's own spread
 # reaches skin's top hues) is OCHRE_SKIN or more of the saturated pixels: a hand's shaded edge is as
 # dark and dull (pile 9,410,005: a hand over a yellow 4 read as a green face)
@@ -179,8 +185,9 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     Yellow and an olive green can share a hue (26-36), but a yellow ink is nearly as bright as the
     card's white and an olive green far darker: in that band a pixel at least `YELLOW_BRIGHT` times
     as bright as the patch's white (less at the band's yellow end: `YELLOW_RAMP`) is given yellow's
-    hue, a darker one green's lower edge. Below the band, a dark and dull pixel is an olive turned
-    ochre and is given green's lower edge too (`OCHRE_BAND`), unless a hand shows in the patch
+    hue, a darker one green's lower edge. Below the band, a dark and dull pixel, or a darker one
+    however saturated, is an olive turned ochre and is given green's lower edge too (`OCHRE_BAND`,
+    `OCHRE_DARK`), unless a hand shows in the patch
     or ``ochre=False`` (counting the colours a patch shows: a dark yellow's edge would add a green).
     ``skin=False`` leaves out skin-like pixels (a hand over a card's middle), those under
     saturation ``skin_sat`` (`skin_most`). ``mask`` (the patch's shape, boolean): only its pixels
@@ -217,18 +224,18 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     if keep.sum() < min_pixels:
         return None
     greys = v[s < 60]            # the card's white print (none: brightness cannot tell)
-    # an olive turned ochre: dull pixels just under the band (dark ones are turned green below),
+    # an olive turned ochre: dull or dark pixels just under the band (turned green below),
     # unless a hand's skin shows (hues well under the band's, so an ochre's own spread is no skin)
-    ochred = keep & (h >= OCHRE_BAND[0]) & (h < YG_BAND[0]) & (s < OCHRE_SAT) if ochre else None
+    ochred = keep & (h >= OCHRE_BAND[0]) & (h < YG_BAND[0]) if ochre else None
     if ochred is not None and ochred.any() and saturated.any() and \
             (skin_like(h, s, most=skin_sat) & (h < OCHRE_BAND[0] - OCHRE_SKIN_GAP))[saturated].mean() >= OCHRE_SKIN:
         ochred = None
-    h, v = h[keep], v[keep].astype(np.float32)
+    h, v, sat = h[keep], v[keep].astype(np.float32), s[keep]
     ochred = np.zeros(len(h), bool) if ochred is None else ochred[keep]
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
     if (band.any() or ochred.any()) and len(greys) >= min_pixels:
         white = white_near(hsv[..., 2], hsv[..., 1], float(np.percentile(greys, 90))).ravel()[keep]
-        h[ochred & (v < OCHRE_BRIGHT * white)] = YG_BAND[1] - 2
+        h[ochred & (((v < OCHRE_BRIGHT * white) & (sat < OCHRE_SAT)) | (v < OCHRE_DARK * white))] = YG_BAND[1] - 2
         least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
         bright = (v >= least * white) & (h <= YELLOW_TOP)
         bright &= (v < CLIP_V) | (h <= CLIP_HUE)

@@ -23,7 +23,7 @@ from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
 from .colour import (SKIN_MAX_SAT, balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit,
-                     saturated_hues, skin_like, skin_most)
+                     saturated_hues, skin_like, skin_most, white_balance)
 from .dataset import crop_square
 from .outline import CardReader, OutlineFinder, edge_across, quad_iou, quad_overlap, upright
 from .runtime import ModelError, letterbox, session, turned_logits
@@ -474,10 +474,13 @@ class Recognizer:
         where the reading stands. A reading under `READER_SURE` (from `READER_AGREE`), or where no
         card is read an outline found from `AGREE_OUTLINE`, counts where a centre symbol the
         detector found at the outline's middle (one of `parts`, read from `FAINT_CENTRE`) reads the
-        same, unless a card read shows it as its own. Where a top card is read and no outline is
-        found from `READER_OUTLINE`, the surest one found from `HELD_OUTLINE` names only a card read
-        with the symbol it reads at `READER_SURE` whose parts it holds."""
-        least = READER_OUTLINE if top is not None else AGREE_OUTLINE
+        same, unless a card read shows it as its own; where no card is read, a reading from
+        `SPOT_AGREE_READER` counts, and an outline little of which is inked (a hand over most of
+        it) is coloured, where one of its corner index spots reads the same (`_agreed_colour`).
+        Where a top card is read and no outline is found from `READER_OUTLINE`, the surest one found
+        from `HELD_OUTLINE` names only a card read with the symbol it reads at `READER_SURE` whose
+        parts it holds."""
+        least = READER_OUTLINE if top is not None else min(AGREE_OUTLINE, SPOT_AGREE_OUTLINE)
         found = [o for o in outlines if o.cls == "card" and o.score >= least]
         weak = not found and top is not None
         if weak:            # no outline found surely: the surest one found from HELD_OUTLINE may still
@@ -501,7 +504,15 @@ class Recognizer:
         if symbol == "none" or (top is not None and top.symbol == symbol):
             return None
         sure = q >= READER_SURE and (weak or o.score >= READER_OUTLINE)
-        if not sure and (weak or not (q >= READER_AGREE and _held(quad, _unclaimed_centres(parts, cards, symbol)))):
+        # no card read: a corner index the classifier reads as the reader does vouches for it
+        agreeing = top is None and q >= SPOT_AGREE_READER and o.score >= SPOT_AGREE_OUTLINE \
+            and not kinds()[symbol].wild
+        spot_colour = None
+        if not sure and agreeing:
+            spot_colour = self._agreed_colour(source, image, o, symbol, colors)
+            sure = spot_colour is not None
+        if not sure and (weak or o.score < AGREE_OUTLINE
+                         or not (q >= READER_AGREE and _held(quad, _unclaimed_centres(parts, cards, symbol)))):
             return None
         ours = next((f for f, sym in zip(found, symbols) if top is not None and sym == top.symbol
                      and _held(upright(f.quad), mine)), None)
@@ -514,12 +525,15 @@ class Recognizer:
             return max(held, key=lambda d: d.confidence)
         if weak:            # an outline found so unsurely names only a card read
             return None
-        colour = None
-        if not kinds()[symbol].wild:
+        colour = spot_colour
+        if colour is None and not kinds()[symbol].wild:
             inks = {c: _ink_share(image, quad, c, colors, self.skin_sat) for c in colors}
             colour = max(inks, key=inks.get)
             if inks[colour] < OUTLINE_INK:
-                return None
+                # little of the outline shows (a hand over most of it): its corner index may vouch
+                colour = self._agreed_colour(source, image, o, symbol, colors) if agreeing else None
+                if colour is None:
+                    return None
         (x1, y1), (x2, y2) = np.maximum(quad.min(0), 0), np.minimum(quad.max(0), image.shape[1::-1])
         return Detection(colour, symbol, float(o.score * q), (float(x1) + ox, float(y1) + oy, float(x2) + ox, float(y2) + oy))
 
@@ -558,20 +572,40 @@ class Recognizer:
                     return found
         return None
 
+    def _agreed_colour(self, source: np.ndarray, image: np.ndarray, o, symbol: str, colors) -> str | None:
+        """The colour of the card of outline `o` round its corner index spots the classifier reads
+        as `symbol` at `SPOT_AGREE` (under grey light): the colour most of them show, where its ink
+        covers `SPOT_INK` of what no hand covers round each (an UNO card prints its corner indices
+        on its colour's ink, a playing card on white paper). None where no spot agrees so."""
+        votes = collections.Counter()
+        for p in self._spot_readings(source, o):
+            if p.cls != "index" or p.symbol != symbol or p.p < SPOT_AGREE:
+                continue
+            colour, share = _bare_ink(_patch(image, p.box, 1.0), colors, self.skin_sat)
+            if colour is not None and share >= SPOT_INK:
+                votes[colour] += p.p
+        return max(votes, key=votes.get) if votes else None
+
+    def _spot_readings(self, source: np.ndarray, o) -> list[Part]:
+        """What the classifier reads where the card of outline `o` prints its four corner indices
+        and its middle (`INDEX_SIDE`, `CENTRE_SIDE` of its width), each spot's surest symbol of
+        nine places round it (`SPOT_SHIFT`): the outline is a few hundredths of a width out."""
+        quad = upright(o.quad)
+        w = _width(quad)
+        spots = [("index", pt, INDEX_SIDE * w) for pt in _index_spots(quad)] + [("centre", quad.mean(0), CENTRE_SIDE * w)]
+        shifts = [np.float32([dx, dy]) * SPOT_SHIFT * w for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        tried = [Part(cls, (pt[0] + d[0] - r / 2, pt[1] + d[1] - r / 2, pt[0] + d[0] + r / 2, pt[1] + d[1] + r / 2), o.score)
+                 for cls, pt, r in spots for d in shifts]
+        self.classify(source, tried)
+        return [max(tried[k:k + len(shifts)], key=lambda p: p.p if p.symbol != "none" else 0.0)
+                for k in range(0, len(tried), len(shifts))]
+
     def _outline_reading(self, source: np.ndarray, image: np.ndarray, o, colors, ox: int,
                          oy: int) -> Detection | None:
         """The card outline `o` shows, read at its index spots and middle (`_read_outline`); None
         where no spot reads a symbol surely, a wild, or an outline not inked in the colour read."""
         quad = upright(o.quad)
-        w = _width(quad)
-        spots = [("index", pt, INDEX_SIDE * w) for pt in _index_spots(quad)] + [("centre", quad.mean(0), CENTRE_SIDE * w)]
-        # the outline is a few hundredths of a width out: each spot is read at nine places round it
-        shifts = [np.float32([dx, dy]) * SPOT_SHIFT * w for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
-        tried = [Part(cls, (pt[0] + d[0] - r / 2, pt[1] + d[1] - r / 2, pt[0] + d[0] + r / 2, pt[1] + d[1] + r / 2), o.score)
-                 for cls, pt, r in spots for d in shifts]
-        self.classify(source, tried)
-        parts = [max(tried[k:k + len(shifts)], key=lambda p: p.p if p.symbol != "none" else 0.0)
-                 for k in range(0, len(tried), len(shifts))]
+        parts = self._spot_readings(source, o)
         index_least = OUTLINE_READ_P_SURE if o.score >= READ_SURE_OUTLINE else OUTLINE_READ_P
         sure = [p for p in parts if p.symbol != "none" and p.p >= (index_least if p.cls == "index" else OUTLINE_READ_P)]
         if not sure:
@@ -1343,6 +1377,17 @@ READER_SURE = 0.8
 # pile 9,850,441, a small wild beside a card back, its outline found at 0.52 and read at 0.98, its
 # centre found at 0.37 and read at 0.96: nothing was read)
 READER_AGREE, AGREE_OUTLINE = 0.5, 0.5
+# ... and where no card is read at all, from SPOT_AGREE_READER on an outline found from
+# SPOT_AGREE_OUTLINE (HELD_OUTLINE's level: 0.5 mended 4 piles of the 18 sets 9,910,000.., 0.4 two
+# more), where a corner index spot of the outline (`_spot_readings`) reads the same at SPOT_AGREE
+# on ink of the card's colour covering SPOT_INK of what no hand covers round it (its colour is that
+# ink's); also where the whole outline is inked under OUTLINE_INK, a hand over most of it (session
+# 61, found on the misses of those sets: a blue 7 18% in view read at 0.97 on an outline inked
+# 0.08, a yellow 4 read at 0.54, their spots read 0.99 and 0.86 on ink covering 0.27 and 0.37; an
+# UNO card prints its corner indices on its colour's ink, a playing card on white paper; SPOT_INK
+# set before reading the look-alike tables)
+SPOT_AGREE, SPOT_AGREE_READER, SPOT_AGREE_OUTLINE = 0.7, 0.5, 0.4
+SPOT_INK = 0.25
 # ... and where a top card is read and no outline is found from READER_OUTLINE, the surest one found
 # from HELD_OUTLINE, read at READER_SURE, names the top card where a card read with that symbol has
 # its parts inside it: the reader and the detector's parts agree (session 59: pile 9,950,544, a red
@@ -1374,6 +1419,18 @@ def _ink_share(image: np.ndarray, quad: np.ndarray, colour: str, colors, skin: i
     if hues is None or area == 0:
         return 0.0
     return float(colour_shares(hues, colors)[list(colors).index(colour)] * len(hues) / area)
+
+
+def _bare_ink(patch: np.ndarray, colors, skin: int) -> tuple[str | None, float]:
+    """The colour a patch shows (a hand's skin left out), and the share of what no hand covers in
+    it printed in that colour's ink: (None, 0.0) where it shows none."""
+    hues = saturated_hues(patch, skin=False, skin_sat=skin)
+    colour = colour_of_hues(hues, colors)[0]
+    if colour is None:
+        return None, 0.0
+    hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
+    bare = int((~skin_like(hsv[..., 0].ravel().astype(np.float32), hsv[..., 1].ravel(), most=skin)).sum())
+    return colour, float(colour_shares(hues, colors)[list(colors).index(colour)] * len(hues)) / max(bare, 1)
 
 
 def _on_pile(quad: np.ndarray, other: np.ndarray, covered: list[np.ndarray]) -> bool:
