@@ -504,13 +504,13 @@ class Recognizer:
         if symbol == "none" or (top is not None and top.symbol == symbol):
             return None
         sure = q >= READER_SURE and (weak or o.score >= READER_OUTLINE)
-        # no card read: a corner index the classifier reads as the reader does vouches for it
+        # no card read: a corner index the classifier reads as the reader does vouches for it (its
+        # spots are read once, and only where asked)
         agreeing = top is None and q >= SPOT_AGREE_READER and o.score >= SPOT_AGREE_OUTLINE \
             and not kinds()[symbol].wild
-        spot_colour = None
-        if not sure and agreeing:
-            spot_colour = self._agreed_colour(source, image, o, symbol, colors)
-            sure = spot_colour is not None
+        vouched = functools.cache(lambda: self._agreed_colour(source, image, o, symbol, colors) if agreeing else None)
+        by_spot = not sure and vouched() is not None
+        sure = sure or by_spot
         if not sure and (weak or o.score < AGREE_OUTLINE
                          or not (q >= READER_AGREE and _held(quad, _unclaimed_centres(parts, cards, symbol)))):
             return None
@@ -525,13 +525,12 @@ class Recognizer:
             return max(held, key=lambda d: d.confidence)
         if weak:            # an outline found so unsurely names only a card read
             return None
-        colour = spot_colour
+        colour = vouched() if by_spot else None
         if colour is None and not kinds()[symbol].wild:
             inks = {c: _ink_share(image, quad, c, colors, self.skin_sat) for c in colors}
             colour = max(inks, key=inks.get)
             if inks[colour] < OUTLINE_INK:
-                # little of the outline shows (a hand over most of it): its corner index may vouch
-                colour = self._agreed_colour(source, image, o, symbol, colors) if agreeing else None
+                colour = vouched()      # little of the outline shows (a hand over most of it)
                 if colour is None:
                     return None
         (x1, y1), (x2, y2) = np.maximum(quad.min(0), 0), np.minimum(quad.max(0), image.shape[1::-1])
@@ -1428,8 +1427,10 @@ def _bare_ink(patch: np.ndarray, colors, skin: int) -> tuple[str | None, float]:
     colour = colour_of_hues(hues, colors)[0]
     if colour is None:
         return None, 0.0
+    # the skin `saturated_hues` leaves out (white-balanced, any saturation under `skin`), not
+    # `_skin_share`'s: what is left out of the ink must be left out of what it is a share of
     hsv = cv2.cvtColor(white_balance(patch), cv2.COLOR_BGR2HSV)
-    bare = int((~skin_like(hsv[..., 0].ravel().astype(np.float32), hsv[..., 1].ravel(), most=skin)).sum())
+    bare = patch.shape[0] * patch.shape[1] - int(skin_like(hsv[..., 0], hsv[..., 1], most=skin).sum())
     return colour, float(colour_shares(hues, colors)[list(colors).index(colour)] * len(hues)) / max(bare, 1)
 
 
