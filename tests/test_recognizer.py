@@ -183,6 +183,22 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # on the card's own ink
     (9_920_362, "classic", "pile", "blue 7"),
     (9_930_151, "classic", "single", "yellow 4"),
+    # session 62: a card read beneath the top card, and a spot vouching for the reader: a blue 7
+    # under a hand, its outline found at 0.67 (under `READER_OUTLINE`) and read 7 at 0.68, a corner
+    # spot 7 at 0.99 (the yellow 9 beside it was read as the top); a yellow 4, found at 0.63, read at
+    # 0.81 and 0.98 (the yellow skip beneath it, read at 0.96); a green 4 read at 0.47 and 1.0 (the
+    # red 5 beneath, at 0.999)
+    (9_921_072, "classic", "pile", "blue 7"),
+    (9_931_057, "classic112", "pile", "yellow 4"),
+    (9_990_285, "classic", "pile", "green 4"),
+    # ... and a wild: a wild draw four under a hand read 0.77 and 0.95 over a red 6 read at 0.92;
+    # another read 0.77 and 0.99 on an outline holding a red 9 read unsurely (0.42) from its own
+    # corner misread
+    (9_980_572, "classic112", "pile", "wild draw four"),
+    (9_941_032, "classic", "pile", "wild draw four"),
+    # ... and a corner spot from 0.6: a Seinfeld orange 6 under a hand, read 6 at 0.71, its spot at
+    # 0.63 on orange ink (nothing was read)
+    (9_920_983, "seinfeld", "single", "orange 6"),
 ])
 def test_piles_once_misread_are_read_right(seed, deck, kind, want):
     sc, got = _read_pile(seed, Recognizer(deck), kind=kind)
@@ -2406,7 +2422,7 @@ def test_of_two_overlapping_cards_both_called_uncovered_the_one_whose_sides_show
 
 
 # the card reader's thresholds, each on the pile that set it: (seed, its top card, the threshold,
-# a value that undoes it, what is read with the shipped value, what with that one)
+# a value that undoes it (or a tuple of each), what is read with the shipped value, what with that one)
 READER_PILES = [
     # tuning pile 9,400,674: a green 8 in clear view read at 1.0 over a yellow 4; the finder's
     # outline round the 8 is turned a little and the card reader reads it a 4 (0.94): the surest
@@ -2418,8 +2434,9 @@ READER_PILES = [
     (9_580_834, "red 7", "READER_KEEP", 1.01, ("red", "7"), ("blue", "6")),
     # tuning pile 9,520,761: a wild under a hand over a red 4 read at 0.99; the finder calls the
     # wild's outline uncovered (0.78) and the reader reads it a wild (READER_SURE 0.8), the 4's
-    # parts outside it: cr3 at 0.84 (at session 52's 0.9 the 4 stood), cr4 (session 54) at 0.945
-    (9_520_761, "wild", "READER_SURE", 0.95, (None, "wild"), ("red", "4")),
+    # parts outside it: cr3 at 0.84 (at session 52's 0.9 the 4 stood), cr4 (session 54) at 0.945;
+    # a corner spot read wild vouches for it too (SPOT_AGREE, session 62)
+    (9_520_761, "wild", ("READER_SURE", "SPOT_AGREE"), (0.95, 1.01), (None, "wild"), ("red", "4")),
     # held-out pile 9,530,617: a green 9 on the pile, a green 5 beside it touching it, both called
     # uncovered and read surely as themselves (0.985, 0.926); the 5's face was found more surely,
     # but the 9 lies over 1.08 of the covered cards' outlines, the 5 over 0.04 (PILE_MARGIN)
@@ -2437,7 +2454,9 @@ def test_the_card_reader_names_the_top_card_only_where_its_thresholds_let_it(
     rec = Recognizer(deck=sc.deck)
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == want
-    monkeypatch.setattr(recognizer, name, undone)
+    names, values = (name, undone) if isinstance(name, tuple) else ((name,), (undone,))
+    for n, v in zip(names, values):
+        monkeypatch.setattr(recognizer, n, v)
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == otherwise
 
