@@ -199,6 +199,10 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # ... and a corner spot from 0.6: a Seinfeld orange 6 under a hand, read 6 at 0.71, its spot at
     # 0.63 on orange ink (nothing was read)
     (9_920_983, "seinfeld", "single", "orange 6"),
+    # ... but not over a top card whose own outline the reader reads surely: a yellow 7 read at
+    # 0.87, its outline read 7 at 0.97; the blue 4 beneath, its outline called uncovered (0.74) and
+    # read 4 at 0.66, a corner spot 4 at 1.0 (`_read_elsewhere`)
+    (8_071_145, "classic", "pile", "yellow 7"),
 ])
 def test_piles_once_misread_are_read_right(seed, deck, kind, want):
     sc, got = _read_pile(seed, Recognizer(deck), kind=kind)
