@@ -203,6 +203,11 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # 0.87, its outline read 7 at 0.97; the blue 4 beneath, its outline called uncovered (0.74) and
     # read 4 at 0.66, a corner spot 4 at 1.0 (`_read_elsewhere`)
     (8_071_145, "classic", "pile", "yellow 7"),
+    # session 63: the reader's reading agrees with a centre from `READER_AGREE` 0.25: a blue 9 held
+    # close, cut by the frame, its outline read 9 at 0.30 and its centre 9 at 0.51; a blue reverse
+    # under a finger, read 0.32 and 0.56 (nothing was read)
+    (9_990_591, "classic", "single", "blue 9"),
+    (9_930_807, "classic112", "single", "blue reverse"),
 ])
 def test_piles_once_misread_are_read_right(seed, deck, kind, want):
     sc, got = _read_pile(seed, Recognizer(deck), kind=kind)
