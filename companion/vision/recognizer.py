@@ -1402,8 +1402,8 @@ READER_SURE = 0.8
 # centre found at 0.37 and read at 0.96: nothing was read). READER_AGREE 0.25 since session 63 (0.5
 # before): the reader's own argmax is a second witness however unsure, where a centre agrees. A blue
 # 9 held close and cut by the frame, its outline found at 0.91 and read 9 at 0.30, its centre read 9
-# at 0.51 (under `LONE_FACE_CONF`); a blue reverse under a finger, read 0.32 and 0.56 (pile
-# 9,990,591, single 9,930,807: nothing was read). On the 18 sets 9,910,000.. 2 mended, none lost
+# at 0.51 (under `LONE_FACE_CONF`); a blue reverse under a finger, read 0.32 and 0.56 (the
+# singles 9,990,591 and 9,930,807: nothing was read). On the 18 sets 9,910,000.. 2 mended, none lost
 # (0.15: the same two); held-out 1 mended (a red 1 washed out by a glare), none lost
 READER_AGREE, AGREE_OUTLINE = 0.25, 0.5
 # ... and where no card is read at all, from SPOT_AGREE_READER on an outline found from
