@@ -208,6 +208,9 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # under a finger, read 0.32 and 0.56 (nothing was read)
     (9_990_591, "classic", "single", "blue 9"),
     (9_930_807, "classic112", "single", "blue reverse"),
+    # session 64: nothing read on top, the frame looked at again turned half a turn (`TURNED_LOOK`):
+    # a blue 7 30% in view under a hand, its outline found at 0.70, one corner found only turned
+    (9_960_880, "classic112", "pile", "blue 7"),
 ])
 def test_piles_once_misread_are_read_right(seed, deck, kind, want):
     sc, got = _read_pile(seed, Recognizer(deck), kind=kind)
@@ -505,6 +508,45 @@ def test_an_overexposed_frame_is_looked_at_again_darkened(table, read):
     rec = _SeenDarkened([("card", face, 0.7, "none", 0.0), ("index", index, 0.7, "8", 0.97),
                          ("centre", centre, 0.6, "8", 0.95)], {face: "blue", index: "blue", centre: "blue"}, frame)
     got = rec.recognize(frame.copy())
+    assert [str(d.card) for d in got.cards] == (["blue 8"] if read else [])
+
+
+class _SeenTurned(_Scripted):
+    """A detector that finds `parts` (their boxes as in the frame) only in `frame` turned half a
+    turn, and `first` in the frame as it is."""
+
+    def __init__(self, parts, colours, frame, first):
+        super().__init__(parts, colours)
+        self._turned, self._first = cv2.rotate(frame, cv2.ROTATE_180), first
+
+    def detect(self, image, fill=1.0):
+        if fill != 1.0:
+            return []
+        if not np.array_equal(image, self._turned):
+            return [Part(cls, box, score, symbol, p) for cls, box, score, symbol, p in self._first]
+        h, w = image.shape[:2]
+        return [Part(cls, (w - box[2], h - box[3], w - box[0], h - box[1]), score, symbol, p)
+                for cls, box, score, symbol, p in self._parts]
+
+
+@pytest.mark.parametrize("outline,read", [("over", True), ("beside", False), (None, False)])
+def test_a_frame_where_no_top_card_is_read_is_looked_at_again_turned(outline, read):
+    # a blue 8 under hands: the first look finds one corner, read too unsurely to name a card, and
+    # only the frame turned half a turn shows its face, its other corner and its centre. The frame
+    # is looked at turned where the outline finder sees an uncovered card, and what that look reads
+    # counts only inside such an outline (`TURNED_LOOK`)
+    from companion.vision.outline import FoundOutline
+    frame = np.full((480, 640, 3), (60, 90, 40), np.uint8)
+    cv2.rectangle(frame, (200, 100), (400, 400), (245, 245, 245), -1)
+    face, index, centre = (200, 100, 400, 400), (215, 115, 255, 165), (260, 200, 340, 300)
+    rec = _SeenTurned([("card", face, 0.7, "none", 0.0), ("index", index, 0.7, "8", 0.97),
+                       ("centre", centre, 0.6, "8", 0.95)], {face: "blue", index: "blue", centre: "blue"},
+                      frame, [("index", index, 0.5, "8", 0.3)])
+    x = {"over": 200, "beside": 420}.get(outline)
+    quad = np.float32([[x, 100], [x + 200, 100], [x + 200, 400], [x, 400]]) if x is not None else None
+    rec.outliner = _Outlines([] if quad is None else [FoundOutline("card", quad, 0.6)])
+    got = rec.recognize(frame.copy())
+    assert (got.top is not None and str(got.top.card) == "blue 8") == read
     assert [str(d.card) for d in got.cards] == (["blue 8"] if read else [])
 
 
@@ -2339,6 +2381,25 @@ def test_a_playing_card_the_outline_finder_takes_for_a_card_is_no_card_its_paper
     monkeypatch.setattr(recognizer, "OUTLINE_INK", 0.0)
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == ("red", "2")
+
+
+@pytest.mark.parametrize("seed,kind,false_card", [(9_500_190, "negative", ("blue", "skip")),
+                                                   (9_733_085, "lookalike", ("red", "5"))])
+def test_what_the_turned_look_reads_outside_an_uncovered_outline_is_no_card(monkeypatch, seed, kind, false_card):
+    from companion.vision.outline import FoundOutline
+    # a polka-dot table whose dots the detector takes for skips' rings, and a playing card's red 5s:
+    # the frame turned half a turn shows more of them, and they are read as a card. The turned
+    # look's top card counts only inside an outline the finder calls uncovered (`TURNED_LOOK`):
+    # here one is made up in a corner of the frame, so that the frame is looked at turned
+    sc = make_scene(seed, size=(640, 480), kind=kind)
+    rec = Recognizer(deck="any")
+    assert rec.recognize(sc.image).top is None
+    rec.outliner = _Outlines([FoundOutline("card", np.float32([[0, 0], [80, 0], [80, 120], [0, 120]]), 0.6)])
+    found = rec.recognize(sc.image)
+    assert found.top is None and not found.cards
+    monkeypatch.setattr(recognizer, "_in_quad", lambda *a: True)
+    top = rec.recognize(sc.image).top
+    assert top is not None and (top.color, top.symbol) == false_card
 
 
 @pytest.mark.parametrize("finder,want", [(False, ("green", "4")), (True, ("blue", "8"))])
