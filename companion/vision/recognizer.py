@@ -1018,6 +1018,7 @@ DARKEN = np.uint8([round(255 * (v / 255) ** 2) for v in range(256)])
 # synthetic frames of small cards at 1600x1200, 0.29 or more (both measured and sharpened with
 # the frame shrunk to SOFT_SIDE pixels at most, the detector's scale)
 SOFT, SOFT_SIDE = 0.17, 320
+SHARPEN_SIGMA, SHARPEN_AMOUNT = 1.5, 1.0
 # where no top card is read and the outline finder sees an uncovered card from TURNED_LOOK, the
 # frame is looked at again turned half a turn (`recognize`; AGREE_OUTLINE's level, where an outline
 # counts for the card reader when no card is read). Session 64: held-out 18 -> 17 misses, the 18
@@ -1027,7 +1028,6 @@ SOFT, SOFT_SIDE = 0.17, 320
 # version looked turned wherever the detector found anything and took any card read: a polka-dot
 # table's dots read as a blue skip (negative 9,500,190), two playing cards read as UNO cards
 TURNED_LOOK = 0.5
-SHARPEN_SIGMA, SHARPEN_AMOUNT = 1.5, 1.0
 
 
 def _scaled(found: Recognition, sx: float, sy: float) -> Recognition:
