@@ -1,4 +1,4 @@
-"""The many-set pile benchmark (models/bench_piles.py): its figures, its comparison, its arguments."""
+"""The many-set pile benchmark (`python models/recipe bench-piles`): its figures, its comparison, its arguments."""
 import json
 
 import pytest

@@ -1,5 +1,5 @@
 """The outline finder's run-time side: the oriented-box network's output read back into the
-image's pixels (a stand-in network here; the trained one is measured by models/bench_outlines.py)."""
+image's pixels (a stand-in network here; the trained one is measured by `python models/recipe bench-outlines`)."""
 import cv2
 import numpy as np
 import pytest

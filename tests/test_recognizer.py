@@ -135,12 +135,12 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
 @pytest.mark.parametrize("seed, deck, kind, want", [
-    # session 55: a yellow 2 read blue 2 while the glare beside it was taken for the light
+    # a yellow 2 read blue 2 while the glare beside it was taken for the light
     (9_811_098, "classic112", "pile", "yellow 2"),
-    # session 56: a yellow skip whose yellow ink, brighter than its shaded white, was taken for the
+    # a yellow skip whose yellow ink, brighter than its shaded white, was taken for the
     # light (blue raised 2.2x): its centre read blue, blue skip
     (9_850_926, "classic112", "pile", "yellow skip"),
-    # session 57: a Seinfeld orange 5 under a glare, its index at hue 21-25, read green (one card)
+    # a Seinfeld orange 5 under a glare, its index at hue 21-25, read green (one card)
     (9_870_187, "seinfeld", "single", "orange 5"),
     # ... a purple 5, one corner by a finger read orange, read purple at 0.5 (one corner each), then
     # read again by its outline as an orange 5 at 0.89: the same tie, its colour's share left out
@@ -157,11 +157,11 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # ... but not a centre a card read shows as its own: a wild on a green 6, the 6's outline read 6
     # unsurely and its own centre agreeing, was read as the 6 (pile 9,460,949)
     (9_460_949, "classic", "pile", "wild"),
-    # session 58: a red 6 under a finger on a purple table, its white in the hand's shadow: the
+    # a red 6 under a finger on a purple table, its white in the hand's shadow: the
     # table round its index was taken for the light (green raised 1.39x, the frame read again
     # balanced so) and the 6 was read unsurely, then not at all (the game bench's pile 9,000,253)
     (9_000_253, "classic112", "pile", "red 6"),
-    # session 59: a blue 3 held close under two hands' fingers, its centre read 3 at 0.41 and one
+    # a blue 3 held close under two hands' fingers, its centre read 3 at 0.41 and one
     # corner 3 at 0.36 (under `weak_symbol_conf`): one weak reading alone, so no card was read
     (9_960_219, "classic112", "single", "blue 3"),
     # ... a red skip under a hand over a red 4, its outline found at 0.47 (under `READER_OUTLINE`)
@@ -173,17 +173,17 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # hand, its outline found at 0.58 and read 2 at 0.98, a green 3 cut by the frame's edge found
     # at 0.67 and read 3 at 0.81 (the 3 was taken for the top by a first version of that rule)
     (9_980_048, "classic", "pile", "red 2"),
-    # session 60: a red 2 over a red 3, a hand over its middle: its centre, read 3 at 0.46, joined
+    # a red 2 over a red 3, a hand over its middle: its centre, read 3 at 0.46, joined
     # the 3's corner, and the 3 (read at 0.998) was kept as lying over the 2's outline (found at 0.86
     # and read 2 at 0.97) by that weak centre reading inside it
     (9_910_226, "classic112", "pile", "red 2"),
-    # session 61: no card read, a hand over most of the top card; the card reader reads its outline
+    # no card read, a hand over most of the top card; the card reader reads its outline
     # (a blue 7 at 0.97 on an outline found at 0.78, but inked over 0.08 of it: a hand covers the
     # rest; a yellow 4 at 0.54), and the classifier reads a corner index spot the same (0.99, 0.86)
     # on the card's own ink
     (9_920_362, "classic", "pile", "blue 7"),
     (9_930_151, "classic", "single", "yellow 4"),
-    # session 62: a card read beneath the top card, and a spot vouching for the reader: a blue 7
+    # a card read beneath the top card, and a spot vouching for the reader: a blue 7
     # under a hand, its outline found at 0.67 (under `READER_OUTLINE`) and read 7 at 0.68, a corner
     # spot 7 at 0.99 (the yellow 9 beside it was read as the top); a yellow 4, found at 0.63, read at
     # 0.81 and 0.98 (the yellow skip beneath it, read at 0.96); a green 4 read at 0.47 and 1.0 (the
@@ -203,12 +203,12 @@ def test_a_purple_table_brighter_than_a_shaded_card_is_not_taken_for_the_light()
     # 0.87, its outline read 7 at 0.97; the blue 4 beneath, its outline called uncovered (0.74) and
     # read 4 at 0.66, a corner spot 4 at 1.0 (`_read_elsewhere`)
     (8_071_145, "classic", "pile", "yellow 7"),
-    # session 63: the reader's reading agrees with a centre from `READER_AGREE` 0.25: a blue 9 held
+    # the reader's reading agrees with a centre from `READER_AGREE` 0.25: a blue 9 held
     # close, cut by the frame, its outline read 9 at 0.30 and its centre 9 at 0.51; a blue reverse
     # under a finger, read 0.32 and 0.56 (nothing was read)
     (9_990_591, "classic", "single", "blue 9"),
     (9_930_807, "classic112", "single", "blue reverse"),
-    # session 64: nothing read on top, the frame looked at again turned half a turn (`TURNED_LOOK`):
+    # nothing read on top, the frame looked at again turned half a turn (`TURNED_LOOK`):
     # a blue 7 30% in view under a hand, its outline found at 0.70, one corner found only turned
     (9_960_880, "classic112", "pile", "blue 7"),
 ])
@@ -1334,7 +1334,7 @@ def test_a_faces_middle_decides_between_its_corners_and_those_beneath(middle, wa
     # top face's upright box, the 9s a shade surer. The face's middle is read: an 8 there decides
     # it; a middle reading no corner shows (a 6) is not a vote. Where the middle does not decide,
     # the face is the 9's, but the 8's corners, read surely, show well inside the outline the 9's
-    # two corners draw: the 8 lies over the 9 (before session 43 the 9 was reported)
+    # two corners draw: the 8 lies over the 9 (not the 9, as an earlier rule reported)
     face = (102, 94, 268, 279)
     idx = [((180, 240, 208, 269), "8", 0.93), ((167, 98, 196, 129), "8", 0.95),
            ((226, 230, 255, 262), "9", 0.99), ((108, 126, 138, 159), "9", 0.97)]
@@ -2269,7 +2269,7 @@ def _bench_scene(seed: int):
 def test_a_card_no_part_of_which_is_found_is_read_where_an_outline_shows_it_uncovered(monkeypatch, score, read):
     from companion.vision.outline import FoundOutline
     # bench single 9,420,279: a blue 1 cut by the frame's edge, a finger across its centre; the
-    # detector finds no part of it. (Since session 64 the frame turned half a turn shows a corner
+    # detector finds no part of it. (The frame turned half a turn (`TURNED_LOOK`) shows a corner
     # of it, read 1: this rule is looked at without that look)
     sc = _bench_scene(9_420_279)
     rec = Recognizer(deck=sc.deck)
@@ -2305,8 +2305,8 @@ def test_the_top_card_is_the_one_the_outlines_show_uncovered_when_the_one_read_l
 @pytest.mark.parametrize("seed,misread,tie", [
     (9_481_046, ("yellow", "3"), False),      # a yellow 5 (a hand over 38% of it) read as a 3 at 0.4
     # a yellow reverse read green at 0.54. Read again, one index spot shows yellow and one green:
-    # since session 57 a reading is only as sure as its colour's share (0.44), and the tie no longer
-    # wins (it won by the order the spots were read in; pile 9,870,468 lost so)
+    # a reading is only as sure as its colour's share (0.44), so the tie does not win (won by the
+    # order the spots were read in, it lost pile 9,870,468)
     (9_490_237, ("green", "reverse"), True),
 ])
 @pytest.mark.parametrize("score,below,mended", [(0.9, None, True), (0.5, None, False), (0.9, 0.4, False)])
@@ -2371,9 +2371,9 @@ def test_an_outline_found_beyond_doubt_is_read_by_corners_read_less_surely(score
 
 def test_a_playing_card_the_outline_finder_takes_for_a_card_is_no_card_its_paper_is_not_inked(monkeypatch):
     from companion.vision.outline import FoundOutline
-    # bench look-alike table 9,560,028: session 46's outline finder found a playing card as an
-    # uncovered card's outline (this one, at 0.8), its red 2 read at 0.92 at one of the outline's
-    # index spots; its paper is white, an UNO card's inked. (The finder shipped since session 47,
+    # bench look-alike table 9,560,028: an outline finder trained without look-alike tables
+    # found a playing card as an uncovered card's outline (this one, at 0.8), its red 2 read at 0.92 at one of the outline's
+    # index spots; its paper is white, an UNO card's inked. (The shipped finder,
     # which learnt look-alike tables, finds no outline there.)
     sc = make_scene(9_560_028, size=(640, 480), kind="lookalike")
     rec = Recognizer(deck="any")
@@ -2411,7 +2411,7 @@ def test_with_no_face_found_the_outline_finder_names_the_top_card_and_a_card_rea
     from companion.vision.outline import FoundOutline
     # bench pile 9,430,514: a blue 8 under two hands over a green 4 and a blue 5, no face found;
     # the green 4's two corners are read as two cards, each surer than the 8's one corner. The
-    # shipped finder's outlines there (session 50): the 8's uncovered, one corner of the 4 in a
+    # outlines an earlier shipped finder found there: the 8's uncovered, one corner of the 4 in a
     # covered one and none of its corners in an uncovered one. Counted as one card, the 4 is
     # beneath, and the 8 on top
     sc = _bench_scene(9_430_514)
@@ -2508,7 +2508,7 @@ READER_PILES = [
     (9_580_834, "red 7", "READER_KEEP", 1.01, ("red", "7"), ("blue", "6")),
     # tuning pile 9,520,761: a wild under a hand over a red 4 read at 0.99; the finder calls the
     # wild's outline uncovered (0.78) and the reader reads it a wild (READER_SURE 0.8), the 4's
-    # parts outside it: cr3 at 0.84 (at session 52's 0.9 the 4 stood), cr4 (session 54) at 0.945
+    # parts outside it: cr3 at 0.84 (at READER_SURE 0.9 the 4 stood), cr4 at 0.945
     (9_520_761, "wild", "READER_SURE", 0.95, (None, "wild"), ("red", "4")),
     # held-out pile 9,530,617: a green 9 on the pile, a green 5 beside it touching it, both called
     # uncovered and read surely as themselves (0.985, 0.926); the 5's face was found more surely,

@@ -1,4 +1,4 @@
-"""The pile benchmarks' disk cache (models/replay_cache.py): what it gives back is what it was given."""
+"""The pile benchmarks' disk cache (models/recipe/replay_cache.py): what it gives back is what it was given."""
 import json
 
 import numpy as np

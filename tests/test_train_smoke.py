@@ -1,7 +1,8 @@
-"""A tiny training smoke run: the recipes in models/ run end to end (real training never runs in CI)."""
+"""A tiny training smoke run: the recipe (python models/recipe STEP) runs end to end (real training never runs in CI)."""
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+RECIPE = (str(ROOT / "models" / "recipe"),)            # the recipe's one command: python models/recipe STEP
 need_train = pytest.mark.skipif(
     importlib.util.find_spec("ultralytics") is None or importlib.util.find_spec("torch") is None,
     reason="the training extra (torch, ultralytics) is not installed")
@@ -20,7 +22,7 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
     from companion.vision.dataset import write_detector_dataset
     data = write_detector_dataset(tmp_path / "det", count=6, val=2, procs=1)
     env = {**os.environ, "YOLO_OFFLINE": "1", "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}
-    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_detector.py"), "--data", str(data),
+    out = subprocess.run([sys.executable, *RECIPE, "train-detector", "--data", str(data),
                           "--epochs", "1", "--imgsz", "64", "--batch", "4", "--workers", "0",
                           "--lr0", "0.001", "--close-mosaic", "0",
                           "--project", str(tmp_path / "runs"), "--name", "smoke"],
@@ -34,7 +36,7 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
     (tmp_path / "md").mkdir()
     # a setting the export does not make (four classifier turns) is kept in the folder's recognizer.json
     (tmp_path / "md" / "recognizer.json").write_text(json.dumps({"imgsz": 320, "classifier_turns": 4}))
-    out = subprocess.run([sys.executable, str(ROOT / "models" / "export.py"), "--detector", str(weights / "last.pt"),
+    out = subprocess.run([sys.executable, *RECIPE, "export", "--detector", str(weights / "last.pt"),
                           "--imgsz", "64", "--out", str(tmp_path / "md")],
                          capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
@@ -50,7 +52,7 @@ def test_outline_recipe_trains_oriented_boxes_from_the_detectors_weights(tmp_pat
     from companion.vision.dataset import write_outline_dataset
     data = write_outline_dataset(tmp_path / "ol", count=4, val=2, procs=1, kinds=("pile",))
     env = {**os.environ, "YOLO_OFFLINE": "1", "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}
-    run = [sys.executable, str(ROOT / "models" / "train_detector.py"), "--data", str(data), "--epochs", "1",
+    run = [sys.executable, *RECIPE, "train-detector", "--data", str(data), "--epochs", "1",
            "--imgsz", "64", "--batch", "4", "--workers", "0", "--close-mosaic", "0",
            "--project", str(tmp_path / "runs"), "--name", "ol", "--model", "yolo11n-obb.yaml"]
     out = subprocess.run(run + ["--transfer", str(ROOT / "models" / "detector.pt")],
@@ -66,7 +68,7 @@ def test_outline_recipe_trains_oriented_boxes_from_the_detectors_weights(tmp_pat
     md = tmp_path / "md"
     md.mkdir()
     (md / "recognizer.json").write_text(json.dumps({"imgsz": 320, "classifier_turns": 4}))
-    export = [sys.executable, str(ROOT / "models" / "export.py"), "--imgsz", "64", "--out", str(md)]
+    export = [sys.executable, *RECIPE, "export", "--imgsz", "64", "--out", str(md)]
     out = subprocess.run(export + ["--outlines", str(weights)], capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     meta = json.loads((md / "recognizer.json").read_text())
@@ -85,7 +87,7 @@ def test_classifier_recipe_trains_and_exports_onnx(tmp_path):
     from companion.vision.classes import SYMBOLS
     from companion.vision.dataset import write_crops
     write_crops(tmp_path / "crops", count=6, first_seed=123, procs=1)
-    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_classifier.py"), "--crops", str(tmp_path / "crops"),
+    out = subprocess.run([sys.executable, *RECIPE, "train-classifier", "--crops", str(tmp_path / "crops"),
                           "--epochs", "1", "--batch", "16", "--out", str(tmp_path / "cls")],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
@@ -99,7 +101,7 @@ def test_classifier_recipe_trains_and_exports_onnx(tmp_path):
 @need_train
 def test_degraded_crops_are_blurred_or_coarser_and_the_rest_untouched():
     import torch
-    sys.path.insert(0, str(ROOT / "models"))
+    sys.path.insert(0, str(ROOT / "models" / "recipe"))
     from train_classifier import degrade
     x = torch.zeros(6, 3, 48, 48)
     x[:, :, 20:28, :] = 1                      # a sharp white bar
@@ -113,7 +115,7 @@ def test_degraded_crops_are_blurred_or_coarser_and_the_rest_untouched():
 @need_train
 def test_shaken_crops_are_smeared_along_one_direction():
     import torch
-    sys.path.insert(0, str(ROOT / "models"))
+    sys.path.insert(0, str(ROOT / "models" / "recipe"))
     from train_classifier import shake
     x = torch.zeros(5, 3, 48, 48)
     x[:, :, 24, 24] = 1                        # a point of light
@@ -130,40 +132,13 @@ def test_shaken_crops_are_smeared_along_one_direction():
         assert large > 0.5 and large > 4 * small           # a streak: long one way, thin the other
 
 
-def test_a_scene_is_hard_when_a_labelled_index_or_face_has_no_detection_over_it(models_script):
-    from companion.vision.recognizer import Part
-    mine = models_script("mine_hard")
-    rows = [("index", (10, 10, 30, 30)), ("card", (0, 0, 100, 140)), ("centre", (30, 50, 70, 90))]
-    found = [Part("index", (11, 11, 31, 31), 0.6), Part("card", (2, 0, 100, 138), 0.8)]
-    assert mine.missed(found, rows, 0.4) == 0              # the centre symbol is not counted
-    assert mine.missed(found[1:], rows, 0.4) == 1          # the index missed
-    assert mine.missed([Part("centre", (10, 10, 30, 30), 0.9)] + found[1:], rows, 0.4) == 1   # another class
-    assert mine.missed([Part("index", (20, 20, 40, 40), 0.9)] + found[1:], rows, 0.4) == 1    # overlapping too little
-
-
-def test_the_hard_scenes_list_holds_every_hard_image_and_the_easy_share_asked(tmp_path, capsys, models_script):
-    from companion.vision.dataset import write_detector_dataset
-    write_detector_dataset(tmp_path / "det", count=6, val=0, procs=1, kinds=("pile",), hands=1.0)
-    out = tmp_path / "hard.txt"
-    mine = models_script("mine_hard")
-    assert mine.main([str(tmp_path / "det"), "--easy", "2", "--out", str(out)]) == 0
-    hard = int(capsys.readouterr().out.split(" hard of ")[0].split()[-1])
-    listed = out.read_text().split()
-    images = sorted((tmp_path / "det" / "images" / "train").iterdir())
-    assert set(listed) <= {str(p) for p in images} and len(set(listed)) == len(listed) == hard + min(2, 6 - hard)
-    # every image is hard when a detector can find nothing at all (every label missed)
-    mine.missed = lambda parts, rows, iou: len(rows)
-    assert mine.main([str(tmp_path / "det"), "--easy", "2", "--out", str(out)]) == 0
-    assert sorted(out.read_text().split()) == sorted(str(p) for p in images)
-
-
 @need_train
 def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tmp_path):
     from companion.vision.classes import SYMBOLS
     from companion.vision.dataset import write_cards
     from companion.vision.outline import CardReader
     write_cards(tmp_path / "cards", count=8, first_seed=7_000_000, procs=1, kinds=("pile",))
-    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "cards"),
+    out = first = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
                           "--epochs", "1", "--batch", "8", "--out", str(tmp_path / "cr")],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
@@ -172,14 +147,14 @@ def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tm
                                                   [np.float32([[10, 10], [50, 10], [50, 70], [10, 70]])])
     assert probs.shape == (1, len(SYMBOLS)) and np.isclose(probs.sum(), 1)
     # continued from its weights, the recipe first reads the validation crops with them as they are
-    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "cards"),
+    out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
                           "--epochs", "1", "--batch", "8", "--init", str(tmp_path / "cr.pt"), "--out", str(tmp_path / "cr3")],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     before = next(line for line in out.stdout.splitlines() if line.startswith("before training"))
     assert str(tmp_path / "cr.pt") in before and "val_acc" in before
     # a wider reader from the narrow one's weights: widened first, then read as it is
-    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "cards"),
+    out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
                           "--epochs", "1", "--batch", "8", "--width", "24", "--init", str(tmp_path / "cr.pt"),
                           "--out", str(tmp_path / "cr4")], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
@@ -188,9 +163,20 @@ def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tm
     # no crops: a clear error, not a crash
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "cards.json").write_text("[]")
-    out = subprocess.run([sys.executable, str(ROOT / "models" / "train_cardreader.py"), "--cards", str(tmp_path / "empty"),
+    out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "empty"),
                           "--epochs", "1", "--out", str(tmp_path / "cr2")], capture_output=True, text=True, timeout=600)
     assert out.returncode != 0 and "no card crops found" in out.stderr
+    # a folder drawn more often: its crops count that many times in an epoch; a bad count is an error
+    out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
+                          "--copies", f"{tmp_path / 'cards'}=3", "--epochs", "1", "--batch", "8",
+                          "--out", str(tmp_path / "cr5")], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    epoch = lambda text: int(re.search(r"(\d+) training crops an epoch", text).group(1))   # noqa: E731
+    assert epoch(out.stdout) == 3 * epoch(first.stdout) > 0
+    out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
+                          "--copies", f"{tmp_path / 'cards'}=0", "--epochs", "1", "--out", str(tmp_path / "cr6")],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode != 0 and "--copies takes FOLDER=N" in out.stderr
 
 
 @need_train

@@ -24,7 +24,7 @@ import numpy as np
 # blue seen (no real photo's passes 119; rendered blues' parts at most 112) and the bluest purple
 # print (122): a Seinfeld purple is printed at hue 141, but its bluer prints under a lamp read
 # 124-125, and the generator's bluest inks 122 (piles 9,580,174 and 9,610,033, read blue with the
-# boundary at 122.5, session 53; purple's "centre" here is 131, which places that boundary; its
+# boundary at 122.5; purple's "centre" here is 131, which places that boundary; its
 # purples reach 157, well short of red).
 HUES = {"red": (179, 8), "orange": (11, 6), "yellow": (22, 5), "green": (55, 22), "blue": (110, 18),
         "purple": (131, 18)}
@@ -45,7 +45,7 @@ YELLOW_RAMP = (0.65, 29)
 # yellows' parts 0.76 or brighter (1st percentile), saturation 193 or more (5th); the Roboflow
 # photos' yellows 0.89 or brighter (1st percentile; their saturation 112-162)
 OCHRE_BAND, OCHRE_BRIGHT, OCHRE_SAT = (20, 26), 0.75, 200
-# ... and whatever its saturation, a pixel there under OCHRE_DARK of its white (session 61: olives
+# ... and whatever its saturation, a pixel there under OCHRE_DARK of its white (olives
 # rendered ochre, saturated 199-224 and 0.52-0.62 as bright as their white, read yellow or, in a
 # Seinfeld deck, orange: piles 9,950,905, 9,931,036 and the held-out 9,550,290, mended, none lost
 # on 17,000 piles; 0.7 mended one more, 9,920,646, but a yellow's shaded print can be 0.69 as

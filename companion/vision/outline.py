@@ -169,7 +169,7 @@ def card_crop(image: np.ndarray, quad: np.ndarray, size: tuple = CARD_CROP) -> n
 
 
 class CardReader:
-    """Runs the exported card reader (`models/train_cardreader.py`): the symbol of the card inside
+    """Runs the exported card reader (`python models/recipe train-reader`): the symbol of the card inside
     each outline, from its whole upright crop (`card_crop`), read both ways up, logits averaged::
 
         reader = CardReader(Path("models/cardreader.onnx"))

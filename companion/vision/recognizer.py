@@ -938,7 +938,7 @@ LONE_SCORE = 0.4
 # 560 score 0.4-0.5, their rings 0.02-0.62 red; pile 9,945,105 by the phone: a red draw two's
 # corner found at 0.46, its ring 0.67 red. Playing cards print no green, yellow or blue ranks (a
 # green 4 alone under a hand scores 0.49, pile 9,301,163). A face whose symbol shows only in such
-# indices needs them too (`_group_faces`; session 37): a playing card's face is found as a face, its
+# indices needs them too (`_group_faces`): a playing card's face is found as a face, its
 # red pips read as a red middle, its ranks at 0.28-0.56 (look-alike tables 9,580,000.. and
 # 9,590,000..); the red corners of 39 real faces showing no centre symbol (1,200 piles) score 0.54-0.78.
 # Unless the face is found this surely: playing cards' faces so found scored 0.40-0.61 (18 on those
@@ -1021,7 +1021,7 @@ SOFT, SOFT_SIDE = 0.17, 320
 SHARPEN_SIGMA, SHARPEN_AMOUNT = 1.5, 1.0
 # where no top card is read and the outline finder sees an uncovered card from TURNED_LOOK, the
 # frame is looked at again turned half a turn (`recognize`; AGREE_OUTLINE's level, where an outline
-# counts for the card reader when no card is read). Session 64: held-out 18 -> 17 misses, the 18
+# counts for the card reader when no card is read). Measured: held-out 18 -> 17 misses, the 18
 # dev sets 9,910,000.. 59 -> 58, the fresh sets 8,090,000.. 9 -> 8, the game bench 4 -> 3, none
 # lost; 0.3 mended one more dev pile (a yellow 3 10% in view, its outline found at 0.38) but read
 # a playing card's king as a red 1 on a look-alike table (9,733,691, found at 0.48). A first
@@ -1384,14 +1384,14 @@ UNDER_SURE = 0.5
 # the surest uncovered outline names the top card when found at TOP_OUTLINE and OUTLINE_MARGIN
 # more surely than any outline holding the card read on top (chosen on the 25 pile sets
 # 9,200,000..9,500,600: 0.8 and 0.2 mended 5 and lost none; a margin of 0.1 mended 6 and lost
-# 9,460,949, whose top card's own outline was found 0.195 less surely; session 60, swept on the 18
+# 9,460,949, whose top card's own outline was found 0.195 less surely; swept again on the 18
 # pile sets 9,910,000..9,990,600: 0.7 mended 1, 9,950,062, and lost none there, but lost the game
 # bench's 9,000,382; a margin of 0.1 changed none)
 TOP_OUTLINE = 0.8
 OUTLINE_MARGIN = 0.2
 # a part lies where an outline's card prints it (`_held`) within this share of the card's width
-# of an index spot or of its middle (0.45 for the middle: written 0.2 here until session 51, it
-# was shadowed by `MIDDLE_REACH` below, so 0.45 is what every figure since session 46 used)
+# of an index spot or of its middle (0.45 for the middle: once written 0.2 here, that value was
+# shadowed by `MIDDLE_REACH` below, so 0.45 is what every measured figure used)
 SPOT_REACH = 0.2
 HELD_MIDDLE_REACH = 0.45
 # a card no part of which is found is read by its outline (`Recognizer._read_outline`) when the
@@ -1414,19 +1414,19 @@ READ_SURE_OUTLINE = 0.8
 OUTLINE_READ_P_SURE = 0.6
 # a top card read less surely than this is read again by its outline (`Recognizer._reread`)
 REREAD_BELOW = 0.7
-# the card reader (`Recognizer._read_card`, where recognizer.json names one: shipped since session
-# 53) reads the outlines found this surely as uncovered, and names the top card where it reads
-# the surest one's symbol at READER_SURE (session 51: 0.7 lost 3 clear views on the held-out pile
-# sets, 0.9 mended 3 there; session 53, with READER_KEEP: 0.8 mended 1 more on the tuning sets,
-# 2 on the held-out sets and 2 on the fresh sets 9,570,000.., and lost none)
+# the card reader (`Recognizer._read_card`, where recognizer.json names one) reads the outlines
+# found this surely as uncovered, and names the top card where it reads the surest one's symbol
+# at READER_SURE (0.7 lost 3 clear views on the held-out pile sets, 0.9 mended 3 there; with
+# READER_KEEP, 0.8 mended 1 more on the tuning sets, 2 on the held-out sets and 2 on the fresh
+# sets 9,570,000.., and lost none)
 READER_OUTLINE = 0.7
 READER_SURE = 0.8
 # ... and from READER_AGREE, or where no card is read on an outline found from AGREE_OUTLINE, where
-# a centre symbol found at the outline's middle reads the same, however unsurely (session 57:
-# pile 9,890,585, a purple skip under hands, its outline read skip at 0.52 and its centre at 0.56;
+# a centre symbol found at the outline's middle reads the same, however unsurely (pile
+# 9,890,585, a purple skip under hands, its outline read skip at 0.52 and its centre at 0.56;
 # pile 9,850,441, a small wild beside a card back, its outline found at 0.52 and read at 0.98, its
-# centre found at 0.37 and read at 0.96: nothing was read). READER_AGREE 0.25 since session 63 (0.5
-# before): the reader's own argmax is a second witness however unsure, where a centre agrees. A blue
+# centre found at 0.37 and read at 0.96: nothing was read). READER_AGREE is 0.25 rather than 0.5:
+# the reader's own argmax is a second witness however unsure, where a centre agrees. A blue
 # 9 held close and cut by the frame, its outline found at 0.91 and read 9 at 0.30, its centre read 9
 # at 0.51 (under `LONE_FACE_CONF`); a blue reverse under a finger, read 0.32 and 0.56 (the
 # singles 9,990,591 and 9,930,807: nothing was read). On the 18 sets 9,910,000.. 2 mended, none lost
@@ -1436,12 +1436,12 @@ READER_AGREE, AGREE_OUTLINE = 0.25, 0.5
 # SPOT_AGREE_OUTLINE (HELD_OUTLINE's level: 0.5 mended 4 piles of the 18 sets 9,910,000.., 0.4 two
 # more), where a corner index spot of the outline (`_spot_readings`) reads the same at SPOT_AGREE
 # on ink of the card's colour covering SPOT_INK of what no hand covers round it (its colour is that
-# ink's); also where the whole outline is inked under OUTLINE_INK, a hand over most of it (session
-# 61, found on the misses of those sets: a blue 7 18% in view read at 0.97 on an outline inked
+# ink's); also where the whole outline is inked under OUTLINE_INK, a hand over most of it (found
+# on the misses of those sets: a blue 7 18% in view read at 0.97 on an outline inked
 # 0.08, a yellow 4 read at 0.54, their spots read 0.99 and 0.86 on ink covering 0.27 and 0.37; an
 # UNO card prints its corner indices on its colour's ink, a playing card on white paper; SPOT_INK
-# set before reading the look-alike tables). Session 62 (OpenCV 5.1, whose scenes differ a little
-# from 5.0's), on the same sets: also where a top card is read that the outline does not hold, or
+# set before reading the look-alike tables). Under OpenCV 5.1 (whose scenes differ a little from
+# 5.0's), on the same sets: also where a top card is read that the outline does not hold, or
 # holds read under REREAD_BELOW, a wild too (no ink asked: 6 piles mended, none lost, a card beneath
 # the top card read surely in 3); SPOT_AGREE_READER 0.4 (from 0.5) mended 2 more, 0.3 none more,
 # 0.2 lost one; SPOT_AGREE 0.6 (from 0.7) 3 more, 0.5 lost one. No pile of the held-out sets
@@ -1454,14 +1454,14 @@ SPOT_OVER = 0.7
 SPOT_INK = 0.25
 # ... and where a top card is read and no outline is found from READER_OUTLINE, the surest one found
 # from HELD_OUTLINE, read at READER_SURE, names the top card where a card read with that symbol has
-# its parts inside it: the reader and the detector's parts agree (session 59: pile 9,950,544, a red
+# its parts inside it: the reader and the detector's parts agree (pile 9,950,544, a red
 # skip under a hand, its outline found at 0.47 and read skip at 0.85, its corner read skip at 0.99:
 # the red 4 beneath was read as the top; pile 9,961,028, a green 9 over a green 5, found at 0.59)
 HELD_OUTLINE = 0.4
 # a top card read at READER_KEEP whose parts the surest outline holds, or one of whose parts lies
-# SHOWN_DEPTH inside it, stands whatever the reader reads there (session 52: a rough outline of a
+# SHOWN_DEPTH inside it, stands whatever the reader reads there (a rough outline of a
 # clearly read green 8 read as a 4, a red draw two's "+2" as a 2: 3 losses on the tuning sets at
-# 0.9, none at READER_KEEP; session 53: a blue 6 under a red 7 and a hand called uncovered, the 7's
+# 0.9, none at READER_KEEP; a blue 6 under a red 7 and a hand called uncovered, the 7's
 # corner 0.13 of a width inside it: lost on a fresh set, mended by the part inside)
 READER_KEEP = 0.97
 

@@ -29,7 +29,7 @@ CARD_W, CARD_H = 200, 300
 DESIGNS = ("classic", "modern", "flat")
 
 # BGR printing colours per colour name; a scene jitters them. The hues match what a camera sees
-# on real cards (models/hue_survey.py): a golden yellow (hue 23; never lime), and a green that is
+# on real cards (`python models/recipe hues`): a golden yellow (hue 23; never lime), and a green that is
 # the classic deck's olive (hue 40) in the classic design, pure (hue 65) in the others (the recent
 # decks lean teal).
 INKS = {
@@ -47,7 +47,7 @@ _UNFIT = ("cmex", "cmsy", "cmmi", "STIXSiz", "STIXNonUni", "LastResort", "DejaVu
 # arrows, two upright overlapping cards, four cards in a row, the quartered oval); 1-3 vary the
 # slash's direction and the ring's weight, mirror, bend or thicken the arrows, fan or spread the
 # cards, write "WILD" on the oval or turn and split its quarters. Training data draws 1 and 2;
-# 3 is held out to measure symbols drawn in a way no training saw (models/bench_recognizer.py).
+# 3 is held out to measure symbols drawn in a way no training saw (`python models/recipe bench --shapes`).
 SHAPES = (0, 1, 2, 3)
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX)

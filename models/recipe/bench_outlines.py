@@ -1,8 +1,8 @@
 """Benchmark of an outline finder (figures for the model card; not a test).
 
-    python models/bench_outlines.py --model models/outlines.onnx --piles 500 [--first-seed 9000000] [--misses]
+    python models/recipe bench-outlines --model models/outlines.onnx --piles 500 [--first-seed 9000000] [--misses]
 
-On the game bench's held-out piles (640x480, the same scenes as ``bench_recognizer.py --piles``,
+On the game bench's held-out piles (640x480, the same scenes as ``recipe bench --piles``,
 seeds 9,000,000..): the top card's outline found as ``card`` (turned-rectangle IoU 0.5 or more),
 by how much of the top card is in view; the share of ``card`` outlines found that are some
 uncovered card's; the ``under`` cards' outlines found (as either class); the median IoU of the top
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from companion.vision.classes import OUTLINE_CLASSES  # noqa: E402
 from companion.vision.dataset import SEEDS, outline_rows  # noqa: E402

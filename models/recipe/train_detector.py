@@ -1,16 +1,16 @@
 """Training recipe for the card detector (Ultralytics YOLO, offline, CPU-friendly).
 
-    python models/train_detector.py --data /work/data/det1/data.yaml --epochs 30 --imgsz 320 \
+    python models/recipe train-detector --data /work/data/det1/data.yaml --epochs 30 --imgsz 320 \
         --model yolo11n.yaml --name det320
 
 Starts from a .yaml definition (never a hub download) or from this project's own weights
 (``--model models/detector.pt``). No left-right or up-down flips (they mirror symbols);
-full rotation. Writes runs/<name>/weights/{best,last}.pt; export with models/export.py.
+full rotation. Writes runs/<name>/weights/{best,last}.pt; export with `python models/recipe export`.
 
 The outline finder (oriented boxes of every face-up card, `dataset.py outlines`) is trained the
 same way from the oriented-box definition, its backbone and neck taken from the detector::
 
-    python models/train_detector.py --data /work/data/ol1/data.yaml --epochs 12 --imgsz 320 \
+    python models/recipe train-detector --data /work/data/ol1/data.yaml --epochs 12 --imgsz 320 \
         --model yolo11n-obb.yaml --transfer models/detector.pt --name outlines
 """
 from __future__ import annotations

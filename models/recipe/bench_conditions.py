@@ -8,7 +8,7 @@ condition the colours read are also compared with those read in the untouched ph
 photos carry no colour labels): the share of cards whose colour stays the same, and how many
 cards are no longer read at all.
 
-    python models/bench_conditions.py --roboflow ../shared/datasets/roboflow-uno --limit 300
+    python models/recipe bench-conditions --roboflow ../shared/datasets/roboflow-uno --limit 300
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from companion.vision.recognizer import Recognizer  # noqa: E402

@@ -1,11 +1,11 @@
 """Benchmarks of the shipped recogniser (figures for the model card; not a test).
 
-    python models/bench_recognizer.py --piles 500 --negatives 300 --latency 100 [--stock] [--small 300] [--tilted 300]
-    python models/bench_recognizer.py --deck game --piles 600 --first-seed 9200000 --negatives 0 --latency 0 --misses
+    python models/recipe bench --piles 500 --negatives 300 --latency 100 [--stock] [--small 300] [--tilted 300]
+    python models/recipe bench --deck game --piles 600 --first-seed 9200000 --negatives 0 --latency 0 --misses
 
 (``--misses`` lists every misread pile (also tilted and small), single card, negative and
 look-alike by seed; ``--first-seed`` moves the piles to another seed range, such as the tuning
-set at 9,200,000.. or the second fresh set at 9,300,000.., first read in session 29)
+set at 9,200,000.. or the second fresh set at 9,300,000..)
 
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with
@@ -61,7 +61,7 @@ import cv2
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[1]))
 from companion.cards import deck as deck_profile  # noqa: E402
 from companion.vision.dataset import SEEDS, pick_fonts  # noqa: E402
 from companion.vision.render import SHAPES  # noqa: E402
@@ -92,6 +92,15 @@ class AsPhotos:
 
     def __getattr__(self, name):
         return getattr(self.rec, name)
+
+
+def shown(label: str, n: int):
+    """range(n), with a line on stderr at every tenth done (a long benchmark shows its progress)."""
+    step = max(1, n // 10)
+    for i in range(n):
+        if i and i % step == 0:
+            print(f"  {label}: {i}/{n}", file=sys.stderr, flush=True)
+        yield i
 
 
 def key(card):
@@ -131,7 +140,7 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
     unreadable = collections.Counter()
     seen = collections.Counter()
     right_of = collections.Counter()
-    for i in range(n):
+    for i in shown("piles", n):
         sc = make(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
                   heights=heights, tilt=tilt)
         if sc.top is None:
@@ -176,7 +185,7 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
     with a picture in their cards' middles. ``misses``: gets a line for each card read wrong."""
     seen, right = collections.Counter(), collections.Counter()
     wrong = collections.Counter()
-    for i in range(n):
+    for i in shown("singles", n):
         sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt,
                         fonts=fonts, font_share=1.0, shapes=shapes, shape_share=1.0, favour=favour,
                         themed=themed)
@@ -212,7 +221,7 @@ def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(64
     a labeller may or may not have listed it (``multi_precision_strict`` counts it false)."""
     tp = fp = fn = exact = partial = 0
     wrong = collections.Counter()
-    for i in range(n):
+    for i in shown(kind, n):
         sc = make_scene(first + i, size=size, kind=kind, deck_name=deck_name, tilt=tilt)
         # (a camera leaning over the table can push part of an index out of the frame)
         in_view = {id(lab.card) for lab in sc.labels if lab.cls == "index" and lab.visible >= 0.75}
@@ -245,7 +254,7 @@ def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(64
 def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000,
               misses: list | None = None) -> dict:
     clean = 0
-    for i in range(n):
+    for i in shown(kind, n):
         sc = make_scene(first + i, size=(640, 480), kind=kind)
         r = rec.recognize(sc.image)
         clean += (not r.cards and r.top is None)

@@ -1,6 +1,6 @@
 """Real photos without a card: the Roboflow photos' backgrounds (figures for the model card; not a test).
 
-The synthetic negatives (`bench_recognizer.py --negatives`) are tables the generator draws. The
+The synthetic negatives (`recipe bench --negatives`) are tables the generator draws. The
 Roboflow UNO photos are cards laid on some 4,000 real photographs of surfaces: wood, stone,
 cloth, knitting, straw, food, patterned fabric. Cut clear of the cards, those are real photos
 of tables and textures with no card in them. From each photo the largest strip beside its fan
@@ -8,10 +8,10 @@ of cards is kept (left, right, above or below), clear of every corner-index box 
 `CLEAR` times the largest box's side (a card is about 6 of its index boxes tall), and at least
 `MIN_AREA` of the photo and `MIN_SIDE` of its shorter side. Each strip is scored with the shared
 scorer as a photo that shows no card (`background_clean`: the share with no card reported), as
-taken and under the conditions of `bench_conditions.py` (`--conditions`).
+taken and under the conditions of `recipe bench-conditions` (`--conditions`).
 
-    python models/bench_backgrounds.py --roboflow ../shared/datasets/roboflow-uno
-    python models/bench_backgrounds.py --roboflow ../shared/datasets/roboflow-uno --split train --conditions warm dim overexposed
+    python models/recipe bench-backgrounds --roboflow ../shared/datasets/roboflow-uno
+    python models/recipe bench-backgrounds --roboflow ../shared/datasets/roboflow-uno --split train --conditions warm dim overexposed
 
 The validation split's photos are never trained on; the detector was trained on the training
 split's photos (cards and background alike), so its figure is the kinder one.

@@ -1,6 +1,6 @@
 """Training recipe for the symbol classifier that reads each detected corner index / centre symbol.
 
-    python models/train_classifier.py --crops /work/data/crops1 --roboflow ../shared/datasets/roboflow-uno \
+    python models/recipe train-classifier --crops /work/data/crops1 --roboflow ../shared/datasets/roboflow-uno \
         --epochs 10 --out models/classifier
 
 Inputs are 48x48 BGR crops around a detection (``companion.vision.dataset.crop_square``); every
@@ -24,7 +24,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.classes import SYMBOLS  # noqa: E402
 from companion.vision.dataset import crop_square  # noqa: E402
 

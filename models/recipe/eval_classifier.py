@@ -1,6 +1,6 @@
 """Accuracy of a symbol classifier (ONNX) on crops it never saw in training.
 
-    python models/eval_classifier.py models/classifier.onnx --roboflow ../shared/datasets/roboflow-uno --scenes 300
+    python models/recipe bench-classifier models/classifier.onnx --roboflow ../shared/datasets/roboflow-uno --scenes 300
 
 - real: the corner-index boxes of the Roboflow *validation* split (training used only its train split);
 - synthetic: index and centre crops of held-out benchmark scenes (seeds of SEEDS["bench"]);
@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.classes import SYMBOLS  # noqa: E402
 from companion.vision.dataset import SEEDS, crop_square, frame_cut  # noqa: E402
 from companion.vision.runtime import turned_logits  # noqa: E402

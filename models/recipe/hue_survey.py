@@ -1,6 +1,6 @@
 """Which hues a camera really sees on UNO cards: the evidence behind companion.vision.colour.HUES.
 
-    python models/hue_survey.py "../shared/datasets/roboflow-uno/valid/images/*.jpg" --limit 400
+    python models/recipe hues "../shared/datasets/roboflow-uno/valid/images/*.jpg" --limit 400
 
 For every coloured corner index the shipped model finds (classifier certainty >= 0.7, wilds left
 out), the patch around it is white-balanced as the recogniser does and the mode of its saturated
@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.colour import balance, colour_of_hues, white_balance  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 

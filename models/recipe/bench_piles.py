@@ -1,15 +1,15 @@
 """The pile benchmark over many sets at once, miss by miss (figures for the model card; not a test).
 
-    python models/bench_piles.py --sets heldout --out /tmp/heldout.json [--model-dir DIR] [--procs 2]
-    python models/bench_piles.py --sets tuning --out /tmp/new.json --compare /tmp/old.json
+    python models/recipe bench-piles --sets heldout --out /tmp/heldout.json [--model-dir DIR] [--procs 2]
+    python models/recipe bench-piles --sets tuning --out /tmp/new.json --compare /tmp/old.json
 
 Each set is 600 game-deck piles (`bench_recognizer.piles`, each scene read with its own deck, as
 a game reads it) from one first seed. Two lists of first seeds:
 
 - ``tuning``: the 29 sets (9,200,000..9,520,600) whose misses the reading rules were chosen on;
   their figure flatters the rules;
-- ``heldout``: 6 sets (9,530,000..9,550,600) first read in session 50 and never looked into
-  for a rule: the unbiased figure. Keep it so: mend what the tuning sets show, then measure here.
+- ``heldout``: 6 sets (9,530,000..9,550,600) only ever measured, never looked into for a
+  rule: the unbiased figure. Keep it so: mend what the tuning sets show, then measure here.
 
 ``--first-seeds`` runs other sets. ``--procs`` runs that many sets at once (one thread each).
 ``--cache DIR`` keeps every scene and every network answer (`replay_cache.py`): a rerun after a
@@ -61,7 +61,7 @@ def run_set(first: int, piles: int, model_dir: str | None, cache: str | None = N
         stack.enter_context(changed(thresholds or {}))
         make = br.make_scene
         if cache is not None:
-            kept = stack.enter_context(_script("replay_cache").ReplayCache(Path(cache), HERE.parent).installed())
+            kept = stack.enter_context(_script("replay_cache").ReplayCache(Path(cache), HERE.parents[1]).installed())
             make = functools.partial(kept.scene, make=br.make_scene)
         res = br.piles(per_deck, piles, None, first=first, misses=misses, make=make)
     return {"first_seed": first, "readable": res["readable"], "clear_view": res["clear_view"],
@@ -153,11 +153,17 @@ def main(argv=None) -> int:
             ap.error(f"cannot read {a.compare} as an earlier --out file: {exc}")
     firsts = a.first_seeds or SETS[a.sets or "heldout"]
     job = functools.partial(run_set, piles=a.piles, model_dir=a.model_dir, cache=a.cache, thresholds=thresholds)
-    if a.procs == 1:
-        done = [job(f) for f in firsts]
-    else:
-        with multiprocessing.get_context("spawn").Pool(min(a.procs, len(firsts))) as pool:
-            done = pool.map(job, firsts, chunksize=1)
+    done = []
+    with contextlib.ExitStack() as stack:
+        if a.procs == 1:
+            sets = map(job, firsts)
+        else:
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(min(a.procs, len(firsts))))
+            sets = pool.imap(job, firsts, chunksize=1)
+        for s in sets:
+            done.append(s)
+            print(f"  set {s['first_seed']}: {len(s['misses'])} misses of {s['readable']} readable "
+                  f"({len(done)}/{len(firsts)} sets)", file=sys.stderr, flush=True)
     res = {"piles_per_set": a.piles, "model_dir": a.model_dir, **({"set": thresholds} if thresholds else {}),
            "sets": {str(s["first_seed"]): s for s in done}}
     res["total"] = total(done)

@@ -1,7 +1,7 @@
 """Export trained weights to the shipped files in models/.
 
-    python models/export.py --detector runs/det320/weights/best.pt --imgsz 320
-    python models/export.py --outlines runs/ol1/weights/last.pt --imgsz 320
+    python models/recipe export --detector runs/det320/weights/best.pt --imgsz 320
+    python models/recipe export --outlines runs/ol1/weights/last.pt --imgsz 320
 
 Copies the PyTorch weights to models/detector.pt (the outline finder's to models/outlines.pt),
 exports ONNX at the deployed input size to models/detector.onnx (models/outlines.onnx), and
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
     ap.add_argument("--detector", help="trained Ultralytics .pt")
     ap.add_argument("--outlines", help="trained Ultralytics oriented-box .pt: the outline finder")
     ap.add_argument("--imgsz", type=int, default=320)
-    ap.add_argument("--out", default=str(HERE))
+    ap.add_argument("--out", default=str(HERE.parent), help="folder for the .pt, .onnx and recognizer.json (default: models/)")
     ap.add_argument("--conf", type=float, default=0.25)
     ap.add_argument("--card-conf", type=float, default=0.4)
     ap.add_argument("--symbol-conf", type=float, default=0.7)

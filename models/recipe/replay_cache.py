@@ -1,8 +1,8 @@
 """A disk cache for the pile benchmarks: each scene, and each network's answers on it (not a test).
 
 Reading a pile costs about 145 ms to draw the scene, 145 ms in the four networks and 35 ms in the
-reading rules (this machine, session 60). A change to the rules leaves the scene and most network
-calls as they were, so `bench_piles.py --cache DIR` keeps both: a rerun draws no scene and runs no
+reading rules (on the development machine). A change to the rules leaves the scene and most network
+calls as they were, so `recipe bench-piles --cache DIR` keeps both: a rerun draws no scene and runs no
 network whose exact input it has seen, and reads a set about six times faster (what is left: the
 rules, and loading what is kept). What it gives is what an uncached run gives, bit for bit: scenes
 are kept losslessly and every network answer is keyed by the model file and the exact input

@@ -1,6 +1,6 @@
 """Add the Roboflow training photos to the detector's data, with the labels they lack filled in.
 
-    python models/mix_roboflow.py --roboflow ../shared/datasets/roboflow-uno --synthetic /work/data/det1 \
+    python models/recipe mix-roboflow --roboflow ../shared/datasets/roboflow-uno --synthetic /work/data/det1 \
         --out /work/data/det2 [--model-dir models]
 
 The Roboflow photos label only the top-left corner index of each card. Mixed in as they are,
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import cv2
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.classes import DETECTOR_CLASSES  # noqa: E402
 from companion.vision.dataset import read_labels  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402

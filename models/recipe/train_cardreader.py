@@ -2,11 +2,11 @@
 pixels inside its outline (the outline finder's turned rectangle, turned upright: 64x96,
 `companion.vision.outline.card_crop`), what a hand or another card leaves of it included.
 
-    python -m companion.vision.dataset cards /work/data/cards1 --count 24000 --first-seed 7000000 \
+    python models/recipe data cards /work/data/cards1 --count 24000 --first-seed 7000000 \
         --hands 0.6 --fonts DejaVu STIX cm --shapes 1 2 --themed 0.1
-    python -m companion.vision.dataset cards /work/data/cards2 --count 24000 --first-seed 7100000 \
+    python models/recipe data cards /work/data/cards2 --count 24000 --first-seed 7100000 \
         --rare --finder models/outlines.onnx --hands 0.6 --fonts DejaVu STIX cm --shapes 1 2 --themed 0.1
-    python models/train_cardreader.py --cards /work/data/cards1 --cards /work/data/cards2 --epochs 6 \
+    python models/recipe train-reader --cards /work/data/cards1 --cards /work/data/cards2 --epochs 6 \
         --threads 2 --out models/cardreader
 
 The second set draws the rare symbols far more often and also crops the outline finder's own
@@ -38,7 +38,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.classes import SYMBOLS  # noqa: E402
 from companion.vision.outline import CARD_CROP  # noqa: E402
 
@@ -151,7 +151,8 @@ def augment(x: torch.Tensor, gen: torch.Generator, degrade_share: float = 0.2, s
     return x.clamp(0, 1)
 
 
-def evaluate(model: nn.Module, X: torch.Tensor, Y: torch.Tensor, val: np.ndarray, hidden: np.ndarray) -> tuple:
+def evaluate(model: nn.Module, X: torch.Tensor, Y: torch.Tensor, val: np.ndarray, hidden: np.ndarray,
+             device: str = "cpu") -> tuple:
     """(accuracy on the crops `val`, read both ways up as the recogniser reads them; a line saying
     it and the accuracy on the top cards half hidden among them, which `hidden` marks over all crops)."""
     model.eval()
@@ -159,9 +160,9 @@ def evaluate(model: nn.Module, X: torch.Tensor, Y: torch.Tensor, val: np.ndarray
     with torch.no_grad():
         for i in range(0, len(val), 512):
             b = torch.from_numpy(val[i: i + 512])
-            x = X[b].float() / 255
+            x = (X[b].float() / 255).to(device)
             logits = model(x) + model(torch.flip(x, dims=(2, 3)))
-            right.append((logits.argmax(1) == Y[b]).numpy())
+            right.append((logits.argmax(1).cpu() == Y[b]).numpy())
     right = np.concatenate(right) if right else np.zeros(0, bool)
     mine = hidden[val]
     acc, acc_hidden = right.mean(), right[mine].mean() if mine.any() else float("nan")
@@ -182,34 +183,50 @@ def main(argv=None) -> int:
     ap.add_argument("--init", default=None, help="continue from these weights (.pt)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--limit", type=int, default=0, help="use only this many crops (a smoke run)")
+    ap.add_argument("--device", default="cpu", help="where the network trains: cpu, cuda (augmentation stays on the CPU)")
+    ap.add_argument("--copies", action="append", default=[], metavar="FOLDER=N",
+                    help="draw a --cards folder N times as often (real photos' faces among many synthetic ones)")
     ap.add_argument("--out", default="models/cardreader")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
-    xs, ys, rows = [], [], []
+    copies = {}
+    for pair in a.copies:
+        folder, _, n = pair.rpartition("=")
+        if not folder or not n.isdigit() or int(n) < 1:
+            ap.error(f"--copies takes FOLDER=N with N 1 or more, not {pair!r}")
+        copies[str(Path(folder))] = int(n)
+    xs, ys, rows, repeat = [], [], [], []
     for folder in a.cards:
         x, y, r = load_cards(Path(folder))
+        print(f"{folder}: {len(x)} crops", flush=True)
         xs += x; ys += y; rows += r
+        repeat += [copies.get(str(Path(folder)), 1)] * len(x)
     if a.limit:
-        xs, ys, rows = xs[:a.limit], ys[:a.limit], rows[:a.limit]
+        xs, ys, rows, repeat = xs[:a.limit], ys[:a.limit], rows[:a.limit], repeat[:a.limit]
     if not xs:
-        ap.error("no card crops found: write them with `python -m companion.vision.dataset cards OUT`")
+        ap.error("no card crops found: write them with `python models/recipe data cards OUT`")
     print(f"{len(xs)} card crops; classes {np.bincount(ys, minlength=len(SYMBOLS)).tolist()}", flush=True)
     X, Y = to_tensor(xs), torch.tensor(ys)
     # validation by scene, so that a scene's crops are never on both sides
     seeds = np.array([r["seed"] for r in rows])
     val_mask = (seeds % 20) == 7
-    val, tr = np.nonzero(val_mask)[0], np.nonzero(~val_mask)[0]
+    tr_all = np.nonzero(~val_mask)[0]
+    val, tr = np.nonzero(val_mask)[0], np.repeat(tr_all, np.array(repeat)[tr_all])
+    print(f"{len(tr)} training crops an epoch, {len(val)} for validation", flush=True)
     hidden = np.array([r.get("cls") == "card" and r.get("parts", 1) < 0.75 for r in rows])
+    real = np.array([str(r.get("src", "")).startswith("roboflow") for r in rows])     # `recipe real-faces`
     rng = np.random.default_rng(1)
     model = CardNet(width=a.width)
     if a.init:
-        state = torch.load(a.init)
+        state = torch.load(a.init, map_location="cpu")
         if width_of(state) != a.width:
             print(f"widening {a.init} from width {width_of(state)} to {a.width}", flush=True)
             state = widen(state, a.width)
         model.load_state_dict(state)
-        print(f"before training ({a.init}): {evaluate(model, X, Y, val, hidden)[1]}", flush=True)
+    model.to(a.device)
+    if a.init:
+        print(f"before training ({a.init}): {evaluate(model, X, Y, val, hidden, a.device)[1]}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     steps = a.epochs * math.ceil(len(tr) / a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps)
@@ -221,19 +238,23 @@ def main(argv=None) -> int:
         tot = 0.0
         for i in range(0, len(order), a.batch):
             b = order[i: i + a.batch]
-            out = model(augment(X[b].float() / 255, gen))
+            out = model(augment(X[b].float() / 255, gen).to(a.device))
             if i // a.batch % 100 == 0:
                 print(f"  step {i // a.batch} {time.time() - t0:.0f}s", flush=True)
-            loss = F.cross_entropy(out, Y[b], label_smoothing=0.05)
+            loss = F.cross_entropy(out, Y[b].to(a.device), label_smoothing=0.05)
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             tot += loss.item() * len(b)
-        acc, scores = evaluate(model, X, Y, val, hidden)
+        acc, scores = evaluate(model, X, Y, val, hidden, a.device)
+        real_val = val[real[val]]
+        if len(real_val):
+            scores += f" real photos' faces {evaluate(model, X, Y, real_val, hidden, a.device)[0]:.4f} ({len(real_val)})"
         print(f"epoch {ep + 1}/{a.epochs} loss {tot / len(tr):.4f} {scores} {time.time() - t0:.0f}s", flush=True)
-        torch.save(model.state_dict(), a.out + f".ep{ep + 1}.pt")
+        state = {k: v.cpu() for k, v in model.state_dict().items()}
+        torch.save(state, a.out + f".ep{ep + 1}.pt")
         if acc >= best:
             best = acc
-            torch.save(model.state_dict(), a.out + ".pt")
-    model.load_state_dict(torch.load(a.out + ".pt"))
+            torch.save(state, a.out + ".pt")
+    model.cpu().load_state_dict(torch.load(a.out + ".pt"))
     export(model, a.out + ".onnx", (H, W))
     print(f"best val_acc {best:.4f}; wrote {a.out}.pt and {a.out}.onnx")
     return 0

@@ -1,0 +1,24 @@
+"""The stage benchmark's bookkeeping (models/recipe/bench_stages.py): which labelled card an outline holds."""
+import numpy as np
+
+
+def test_an_outline_holds_the_index_near_its_corner_not_the_one_of_the_card_over_it(models_script):
+    bs = models_script("bench_stages")
+    quad = np.float32([[0, 0], [100, 0], [100, 150], [0, 150]])          # a card 100 wide, 150 tall
+    own = ("7", np.float32([12, 15]))                                        # its top-left index
+    over = ("2", np.float32([60, 70]))                                       # a fanned card's index, deep inside
+    assert bs.own_label(quad, [over, own], 0.6) == 1
+    assert bs.own_label(quad, [over], 0.6) is None                           # far from every corner
+    assert bs.own_label(quad, [("3", np.float32([120, 15]))], 0.6) is None   # outside the outline
+    # the card turned upside down: its index now by the bottom-right corner
+    assert bs.own_label(quad, [("9", np.float32([88, 135]))], 0.6) == 0
+
+
+def test_roboflow_labels_become_symbols_at_pixel_centres(tmp_path, models_script):
+    bs = models_script("bench_stages")
+    f = tmp_path / "a.txt"
+    f.write_text("2 0.25 0.5 0.05 0.06\n14 0.5 0.1 0.05 0.06\n\n")
+    got = bs.labels_of(f, 400, 200)
+    assert [s for s, _ in got] == ["wild_draw_four", "9"]
+    assert np.allclose(got[0][1], [100, 100]) and np.allclose(got[1][1], [200, 20])
+    assert bs.labels_of(tmp_path / "missing.txt", 400, 200) == []
