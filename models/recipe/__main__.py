@@ -30,6 +30,7 @@ STEPS = {
     "train-reader": ("train_cardreader.py", "train the card reader on upright whole-card crops (plain torch)"),
     "export": ("export.py", "export detector / outline finder weights to ONNX and write recognizer.json"),
     "bench": ("bench_recognizer.py", "the recogniser's benchmarks: piles, negatives, look-alikes, singles, latency"),
+    "faces": ("faces_json.py", "read photos with the four-stage FacePipeline, one JSON line each (the scorer's contract)"),
     "bench-piles": ("bench_piles.py", "the held-out and tuning pile sets, miss by miss"),
     "bench-stages": ("bench_stages.py", "the find and read stages alone on real photos: cards found, faces read"),
     "bench-outlines": ("bench_outlines.py", "the outline finder alone on the held-out piles"),

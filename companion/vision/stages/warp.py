@@ -1,0 +1,22 @@
+"""Warp: each face cut out of the frame and turned upright, as the reader learnt to read it.
+
+A face the frame's edge cuts is still a face: the pixels beyond the edge repeat the edge's, and
+the reader reads what is visible."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..outline import CARD_CROP, card_crop
+from .find import Face
+
+
+@dataclass(frozen=True)
+class Crop:
+    face: Face
+    pixels: np.ndarray       # CARD_CROP[1] x CARD_CROP[0] x 3, BGR
+
+
+def warp(image: np.ndarray, faces: list[Face], size: tuple = CARD_CROP) -> list[Crop]:
+    return [Crop(f, card_crop(image, f.quad, size)) for f in faces]
