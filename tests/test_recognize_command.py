@@ -1,4 +1,5 @@
 """`companion recognize --json`: the contract of ../shared/eval/score_recognizer.py, and its errors."""
+import argparse
 import json
 import subprocess
 import sys
@@ -83,15 +84,22 @@ def test_an_unknown_deck_is_a_clear_error_naming_the_choices(tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
-def test_a_photo_exported_square_is_read_unless_as_is(tmp_path):
-    # a 640x480 photo of a yellow 6 resized to 640x640, as dataset exports do: read at its
-    # other proportions by default, only as it is with --as-is
-    img = tmp_path / "square.png"
-    cv2.imwrite(str(img), cv2.resize(make_scene(9_870_259, size=(640, 480), kind="single").image, (640, 640)))
-    tops = []
-    for extra in ((), ("--as-is",)):
-        out = run("--json", *extra, str(img))
-        assert out.returncode == 0, out.stderr
-        tops.append(json.loads(out.stdout)["top"])
-    assert (tops[0]["color"], tops[0]["symbol"]) == ("yellow", "6")
-    assert tops[1] is None
+def test_each_photo_is_read_once_as_it_is(tmp_path, monkeypatch, capsys):
+    # a phone's photo costs one reading, not one for each proportion a dataset export might have
+    # squashed it to; --as-is is gone with the other readings
+    from companion.vision import command, recognizer
+    calls = []
+    real = recognizer.Recognizer.recognize
+    monkeypatch.setattr(recognizer.Recognizer, "recognize",
+                        lambda self, image, roi=None: calls.append(image.shape) or real(self, image, roi))
+    paths = []
+    for i, size in enumerate(((640, 480), (480, 640))):
+        paths.append(str(tmp_path / f"p{i}.png"))
+        cv2.imwrite(paths[-1], make_scene(9_870_259 + i, size=size, kind="single").image)
+    args = argparse.Namespace(images=paths, json=True, deck="any", model_dir=None, threads=1)
+    assert command.main(args) == 0
+    assert calls == [(480, 640, 3), (640, 480, 3)]
+    assert [json.loads(line)["image"] for line in capsys.readouterr().out.splitlines()] == paths
+    out = run("--json", "--as-is", paths[0])
+    assert out.returncode == 2 and "unrecognized arguments: --as-is" in out.stderr
+

@@ -325,9 +325,8 @@ def test_shipped_model_reads_piles_under_a_warm_bulb():
 @pytest.mark.parametrize("shape", [(1, 1), (1, 500), (500, 1), (0, 5)])
 def test_a_photo_a_pixel_high_or_empty_shows_no_card(shape):
     rec = Recognizer("auto")
-    for read in (rec.recognize, rec.read_photo):
-        result = read(np.zeros(shape + (3,), np.uint8))
-        assert result.cards == [] and result.top is None
+    result = rec.recognize(np.zeros(shape + (3,), np.uint8))
+    assert result.cards == [] and result.top is None
 
 
 def test_shipped_model_reports_nothing_on_empty_tables():
@@ -2124,86 +2123,6 @@ def test_a_face_showing_one_corner_and_no_centre_takes_its_middle_from_its_box(b
     got = _Scripted(parts, colours).recognize(img)
     assert sorted(str(d.card) for d in got.cards) == ["blue 4", "green 7"]
     assert got.top.card == Card.parse("blue 4" if box_fits else "green 7")
-
-
-class _ReadsBySize(Recognizer):
-    """`read_photo` on scripted readings: `readings` maps an image's (height, width) to the
-    Recognition that `recognize` gives for it (nothing for any other size)."""
-
-    def __init__(self, readings):
-        self.card_conf = 0.4
-        self._readings = readings
-
-    def recognize(self, image, roi=None):
-        return self._readings.get(image.shape[:2], Recognition())
-
-
-def _reading(cards, faces=()):
-    dets = [Detection(c, s, p, box) for c, s, p, box in cards]
-    return Recognition(dets, max(dets, key=lambda d: d.confidence) if dets else None,
-                       [Part("card", box, score) for box, score in faces])
-
-
-PHOTO = np.zeros((400, 400, 3), np.uint8)      # a square photo: 400 x 400
-
-
-@pytest.mark.parametrize("as_is,squat,narrow,want", [
-    # a 4:3 photo exported square: read 0.75 as tall (300 x 400), the surer 6 wins, its box back
-    # in the photo's pixels
-    ([("red", "5", 0.6, (100, 100, 200, 250))], [("red", "6", 0.95, (100, 75, 200, 187.5))], [],
-     ("red", "6", (100, 100, 200, 250))),
-    # surer by less than ASPECT_EDGE: the photo as it is keeps its reading
-    ([("red", "5", 0.92, (100, 100, 200, 250))], [("red", "6", 0.95, (100, 75, 200, 187.5))], [],
-     ("red", "5", (100, 100, 200, 250))),
-    # a 3:4 portrait photo: read 0.75 as wide (400 x 300)
-    ([("blue", "9", 0.5, (100, 100, 200, 250))], [], [("blue", "6", 0.9, (75, 100, 150, 250))],
-     ("blue", "6", (100, 100, 200, 250))),
-    # a surer top card, but one card fewer than the photo as it is reads: not taken
-    ([("red", "5", 0.6, (0, 0, 50, 80)), ("red", "2", 0.5, (100, 100, 200, 250))],
-     [("red", "6", 0.95, (0, 0, 50, 60))], [], ("red", "5", (0, 0, 50, 80))),
-])
-def test_a_photo_is_also_read_at_other_proportions(as_is, squat, narrow, want):
-    rec = _ReadsBySize({(400, 400): _reading(as_is), (300, 400): _reading(squat), (400, 300): _reading(narrow)})
-    top = rec.read_photo(PHOTO).top
-    assert (top.color, top.symbol, tuple(round(v, 1) for v in top.box)) == want
-
-
-@pytest.mark.parametrize("face_score,read", [(0.6, True), (0.3, False), (None, False)])
-def test_another_proportion_finds_a_card_only_where_the_photo_shows_a_face(face_score, read):
-    # the photo as it is reads no card; read 0.75 as tall, a yellow 6 shows. It counts only where
-    # the photo as it is shows an uncovered face (a squashed playing card's rank has none)
-    faces = [] if face_score is None else [((100, 100, 200, 250), face_score)]
-    rec = _ReadsBySize({(400, 400): _reading([], faces),
-                        (300, 400): _reading([("yellow", "6", 0.97, (100, 75, 200, 187.5))])})
-    got = rec.read_photo(PHOTO)
-    assert (got.top is not None) == read and len(got.cards) == read
-
-
-@pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
-def test_the_shipped_model_reads_a_photo_exported_square():
-    # a yellow 6 photographed at 640x480 and exported 640x640: its squashed symbols are read
-    # too weakly as they are (bench_recognizer --singles --stretch 4/3, seed 9,870,259)
-    sc = make_scene(9_870_259, size=(640, 480), kind="single")
-    square = cv2.resize(sc.image, (640, 640), interpolation=cv2.INTER_LINEAR)
-    rec = Recognizer("any")
-    assert rec.recognize(square).top is None
-    top = rec.read_photo(square).top
-    assert (top.color, top.symbol) == ("yellow", "6")
-    x1, y1, x2, y2 = top.box
-    assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 640 and y2 - y1 > 100
-
-
-@pytest.mark.parametrize("squat_p,want", [(0.8, "9"), (0.5, "5")])
-def test_a_photo_read_better_squat_is_read_squatter_still(squat_p, want):
-    # a 16:9 photo exported square: 0.75 as tall reads it better than as it is, and 0.5625 as tall
-    # better still; 0.5625 is read only where 0.75 won
-    rec = _ReadsBySize({(400, 400): _reading([("red", "5", 0.6, (100, 100, 200, 300))]),
-                        (300, 400): _reading([("red", "6", squat_p, (100, 75, 200, 225))]),
-                        (225, 400): _reading([("red", "9", 0.97, (100, 56.25, 200, 168.75))])})
-    top = rec.read_photo(PHOTO).top
-    assert top.symbol == want
-    if want == "9":
-        assert tuple(round(v, 1) for v in top.box) == (100, 100, 200, 300)
 
 
 def test_an_index_outside_a_face_joins_it_only_showing_the_faces_own_symbol():

@@ -1,7 +1,6 @@
 """`companion recognize --json IMAGE...`: one JSON line per image, in order (the contract of
 ../shared/eval/score_recognizer.py). An unreadable image gets a line with an ``error`` field.
-Each photo is read as it is and at other proportions (`Recognizer.read_photo`), unless
-``--as-is``."""
+Each photo is read once, as it is."""
 from __future__ import annotations
 
 import argparse
@@ -20,10 +19,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(classic, classic112, seinfeld)")
     p.add_argument("--model-dir", default=None, help="folder with recognizer.json and the ONNX models")
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--as-is", action="store_true",
-                   help="read each photo only at its own proportions (by default it is also read 0.75 as tall "
-                        "and 0.75 as wide, and 0.5625 where 0.75 reads it better, as a dataset export that "
-                        "resized it to a square squashed it: three or four times slower)")
 
 
 def main(args) -> int:
@@ -39,7 +34,7 @@ def main(args) -> int:
             line = {"image": path, "error": "cannot read image", "cards": [], "top": None}
         else:
             try:
-                line = (rec.recognize(img) if args.as_is else rec.read_photo(img)).to_json(path)
+                line = rec.recognize(img).to_json(path)
             except Exception as exc:  # one bad image must not stop the batch
                 line = {"image": path, "error": f"recognition failed: {exc}", "cards": [], "top": None}
         print(json.dumps(line), flush=True)

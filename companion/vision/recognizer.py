@@ -362,38 +362,6 @@ class Recognizer:
                     return Recognition(sure, top, again.parts)
         return found
 
-    def read_photo(self, image: np.ndarray) -> Recognition:
-        """`recognize` for a photo whose proportions may have been changed: a dataset export
-        resizes a 4:3 or 3:4 photo to a square, squashing every card (the classifier reads a
-        squashed symbol weakly). The photo is also read with its height and with its width
-        times 0.75, and where that reading wins, times 0.5625 as well (`ASPECTS`: a 16:9 photo
-        exported square); the reading whose top card is surest wins, the photo as it is by
-        `ASPECT_EDGE`, unless it reads fewer cards than the photo as it is. Where the photo as it
-        is shows no card, another reading's card counts only where the photo as it is shows an
-        uncovered face (at `card_conf`): a squashed playing card's rank or score sheet's digit can
-        pass for an index, and no face is found where there is no card. Boxes are in the photo's
-        own pixels. Not for the camera's frames, whose proportions are the table's (and three or
-        four readings cost as many times one)."""
-        best = as_is = self.recognize(image)
-        if image.size == 0:         # nothing to read at any proportions
-            return best
-        seen_as_is = best.top is not None
-        best_score = (best.top.confidence if seen_as_is else 0.0) + ASPECT_EDGE
-        h, w = image.shape[:2]
-        for axis in (1, 0):         # the height, then the width
-            for f in ASPECTS:
-                fx, fy = (1.0, f) if axis else (f, 1.0)
-                size = (max(1, round(w * fx)), max(1, round(h * fy)))
-                found = _scaled(self.recognize(cv2.resize(image, size, interpolation=cv2.INTER_AREA)),
-                                w / size[0], h / size[1])
-                if found.top is None or found.top.confidence <= best_score or len(found.cards) < len(as_is.cards):
-                    break       # squashed further, it would be read no better
-                if not seen_as_is and not any(p.cls == "card" and p.score >= self.card_conf
-                                                and _inside(p.centre, found.top.box) for p in as_is.parts):
-                    break
-                best, best_score = found, found.top.confidence
-        return best
-
     def _zoomed_out(self, image: np.ndarray) -> list[Part]:
         """The parts found in `image` drawn smaller inside the detector's input, at each of
         `ZOOM_OUT` (a part found at two sizes counts once, the surer)."""
@@ -1006,11 +974,6 @@ ZOOM_OUT = (0.5, 0.33)
 # a frame whose pixels are BRIGHT_SHARE or more clipped (brightest channel CLIPPED or more) is also
 # looked at through DARKEN (brightness squared: contrast moved into the highlights)
 CLIPPED, BRIGHT_SHARE = 250, 0.15
-# a still photo (`read_photo`) is also read with its height and with its width times 0.75 (a 4:3
-# photo exported square, a 3:4 one), and where that reading wins, times 0.5625 too (a 16:9 one);
-# the reading with the surest top card wins, the photo as it is by 0.05
-ASPECTS = (0.75, 0.5625)
-ASPECT_EDGE = 0.05
 DARKEN = np.uint8([round(255 * (v / 255) ** 2) for v in range(256)])
 # a frame whose sharpness (`_sharpness`) is under SOFT is also looked at sharpened (`_sharpened`):
 # of the first 150 Roboflow validation photos, 95 in 100 are 0.194 or more as taken, 0.099 or
@@ -1028,15 +991,6 @@ SHARPEN_SIGMA, SHARPEN_AMOUNT = 1.5, 1.0
 # version looked turned wherever the detector found anything and took any card read: a polka-dot
 # table's dots read as a blue skip (negative 9,500,190), two playing cards read as UNO cards
 TURNED_LOOK = 0.5
-
-
-def _scaled(found: Recognition, sx: float, sy: float) -> Recognition:
-    """`found` with every box's x times `sx` and y times `sy`."""
-    def box(b):
-        return (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy)
-    return Recognition([replace(d, box=box(d.box)) for d in found.cards],
-                       None if found.top is None else replace(found.top, box=box(found.top.box)),
-                       [replace(p, box=box(p.box)) for p in found.parts])
 
 
 def _at_most(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:

@@ -39,8 +39,8 @@ set at 9,200,000.. or the second fresh set at 9,300,000..)
 - with --faded SHARE, all of these with every deck's inks printed that share of the way to white
   (a faded deck, a washed-out print: the same scenes otherwise); with --stretch F, every photo's
   height stretched F times against its width (4/3: a 4:3 photo exported square, as datasets
-  often resize; 0.75: a 3:4 portrait one), the same scenes otherwise; with --photo, every image
-  read as ``companion recognize`` reads a file (``Recognizer.read_photo``: at other proportions too);
+  often resize; 0.75: a 3:4 portrait one), the same scenes otherwise (``companion recognize``
+  reads a photo once, as it is, as the camera's frames are read);
 - latency per image, one thread, ONNX Runtime at the deployed size, median of N images;
   with --stock, the same for a stock YOLO11n built from its yaml at 640 (exported in this run).
 """
@@ -79,20 +79,6 @@ def stretching(make, f: float):
         return dataclasses.replace(sc, image=cv2.resize(sc.image, (w, max(1, round(h * f))),
                                                         interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR))
     return made
-
-
-class AsPhotos:
-    """A recogniser whose `recognize` is its `read_photo` (--photo: each image read as
-    ``companion recognize`` reads a file, at its own proportions and at others)."""
-
-    def __init__(self, rec: Recognizer):
-        self.rec = rec
-
-    def recognize(self, image):
-        return self.rec.read_photo(image)
-
-    def __getattr__(self, name):
-        return getattr(self.rec, name)
 
 
 def shown(label: str, n: int):
@@ -351,10 +337,6 @@ def main(argv=None) -> int:
     ap.add_argument("--stretch", type=float, default=1.0, metavar="F",
                     help="every photo's height stretched F times against its width (4/3: a 4:3 photo resized "
                          "to a square; 0.75: a portrait one), the same scenes otherwise")
-    ap.add_argument("--photo", action="store_true",
-                    help="read every image as `companion recognize` reads a file (Recognizer.read_photo: also with "
-                         "its height and its width times 0.75, and 0.5625 where 0.75 wins; the surest top card's "
-                         "reading)")
     a = ap.parse_args(argv)
     if not 0.5 <= a.stretch <= 2.0:
         ap.error("--stretch must be from 0.5 to 2")
@@ -371,7 +353,7 @@ def main(argv=None) -> int:
         return Recognizer(deck, model_dir=a.model_dir, threads=1)
 
     rec = build("auto" if a.deck == "game" else a.deck)
-    res = {"deck": a.deck, **({"photo": True} if a.photo else {})}
+    res = {"deck": a.deck}
     misses = [] if a.misses else None
     if a.deck == "game":      # each scene read with its own deck, as the game does
         per_deck = functools.lru_cache(None)(build)
@@ -380,9 +362,6 @@ def main(argv=None) -> int:
         which, deck_name = (lambda d: rec if set(deck_profile(d).colors) == set(rec.colors) else None), None
     else:
         which, deck_name = (lambda _d: rec), (None if a.deck == "auto" else a.deck)
-    if a.photo:
-        rec, plain = AsPhotos(rec), which
-        which = lambda d: None if plain(d) is None else AsPhotos(plain(d))  # noqa: E731
     if a.piles:
         res["piles"] = piles(which, a.piles, deck_name, first=a.first_seed, misses=misses)
     if a.tilted:      # seeds 9,750,000..
@@ -444,12 +423,12 @@ def main(argv=None) -> int:
         if a.stock:
             res["latency_ms_median"]["stock_yolo11n_640"] = stock_yolo_latency(imgs)
     if a.photo_latency:
-        # a phone's 12-megapixel photo, read as `companion recognize` reads one (every proportion)
+        # a phone's 12-megapixel photo, read as `companion recognize` reads one
         photos = [make_scene(SEEDS["bench"] + 930_000 + i, size=(4032, 3024), kind="single").image
                   for i in range(a.photo_latency)]
-        times = timings(rec.read_photo, photos)
-        res.setdefault("latency_ms_median", {})["photo_4032x3024_read_photo"] = round(statistics.median(times), 2)
-        res["latency_ms_median"]["photo_4032x3024_read_photo_slowest"] = round(max(times), 2)
+        times = timings(rec.recognize, photos)
+        res.setdefault("latency_ms_median", {})["photo_4032x3024"] = round(statistics.median(times), 2)
+        res["latency_ms_median"]["photo_4032x3024_slowest"] = round(max(times), 2)
     if misses is not None:
         res["misses"] = misses
     print(json.dumps(res, indent=1))

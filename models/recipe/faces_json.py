@@ -9,6 +9,7 @@ read by `companion.vision.stages.FacePipeline` (any deck's symbols in the classi
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.stages import FacePipeline  # noqa: E402
+from companion.vision.stages.pipeline import Settings  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -24,8 +26,19 @@ def main(argv=None) -> int:
     ap.add_argument("images", nargs="*")
     ap.add_argument("--reader", default=None, help="a card reader's ONNX file (default: the shipped one)")
     ap.add_argument("--model-dir", default=None)
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="read with one of the pipeline's Settings changed (repeatable)")
     a = ap.parse_args(argv)
-    pipe = FacePipeline("any", model_dir=a.model_dir, reader=a.reader)
+    changed = {}
+    for pair in a.set:
+        name, _, value = pair.partition("=")
+        if name not in {f.name for f in dataclasses.fields(Settings)}:
+            ap.error(f"--set {pair!r}: the settings are {', '.join(f.name for f in dataclasses.fields(Settings))}")
+        try:
+            changed[name] = float(value)
+        except ValueError:
+            ap.error(f"--set {pair!r}: {value!r} is not a number")
+    pipe = FacePipeline("any", model_dir=a.model_dir, reader=a.reader, settings=Settings(**changed))
     for path in a.images:
         image = cv2.imread(path)
         if image is None:

@@ -25,10 +25,11 @@ class Face:
 
 
 class Finder:
-    """The outline finder (a YOLO11n with oriented boxes) at `imgsz`, keeping faces from `conf`."""
+    """The outline finder (a YOLO11n with oriented boxes) at `imgsz`, keeping faces from `conf`
+    that no surer one overlaps by `iou`."""
 
-    def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3):
-        self.net = OutlineFinder(path, imgsz, threads=threads, conf=conf)
+    def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3, iou: float = 0.6):
+        self.net = OutlineFinder(path, imgsz, threads=threads, conf=conf, iou=iou)
 
     def __call__(self, image: np.ndarray) -> list[Face]:
         return [Face(upright(o.quad), o.cls != "card", o.score) for o in self.net.find(image)]

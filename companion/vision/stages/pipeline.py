@@ -27,6 +27,7 @@ class Settings:
     """Every knob of the pipeline, a line each on what it trades."""
 
     finder_conf: float = 0.3     # a face counts from this finder score: lower finds more cards and more false ones
+    finder_iou: float = 0.6      # outlines overlapping more are one: higher keeps a fan's cards apart, and finds doubles
     read_least: float = 0.5      # a face names a card from this reader probability: lower reads more, and more wrongly
     same_face: float = 0.6       # two faces overlapping by this IoU are one card found twice
 
@@ -52,12 +53,8 @@ class FacePipeline:
             raise ModelError(f"{meta_path} names no outline finder or card reader")
         self.settings, self.colors = settings, tuple(colors)
         self.find = Finder(folder / meta["outlines"], int(meta.get("outlines_imgsz", 320)), threads=threads,
-                           conf=settings.finder_conf)
+                           conf=settings.finder_conf, iou=settings.finder_iou)
         self.read = Reader(Path(reader) if reader else folder / meta["cardreader"], colors, allowed, threads=threads)
-
-    def read_photo(self, image: np.ndarray) -> Recognition:
-        """A photo is read once, as it is (the finder draws it at its input's size)."""
-        return self.recognize(image)
 
     def recognize(self, image: np.ndarray) -> Recognition:
         if image is None or image.ndim != 3:
