@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.paths import models_dir
@@ -103,3 +104,24 @@ def test_each_photo_is_read_once_as_it_is(tmp_path, monkeypatch, capsys):
     out = run("--json", "--as-is", paths[0])
     assert out.returncode == 2 and "unrecognized arguments: --as-is" in out.stderr
 
+
+
+def test_a_large_photo_is_read_at_most_photo_side_pixels_and_its_boxes_come_back_in_its_own():
+    from companion.vision.command import PHOTO_SIDE, read_photo
+    from companion.vision.recognizer import Detection, Recognition
+
+    class Seen:
+        def __init__(self):
+            self.shapes = []
+
+        def recognize(self, image):
+            self.shapes.append(image.shape)
+            d = Detection("red", "7", 0.9, (10.0, 20.0, 110.0, 170.0))
+            return Recognition([d], d, ["a part"])
+
+    rec = Seen()
+    found = read_photo(rec, np.zeros((3 * PHOTO_SIDE // 2, 2 * PHOTO_SIDE, 3), np.uint8))
+    assert rec.shapes == [(3 * PHOTO_SIDE // 4, PHOTO_SIDE, 3)]
+    assert found.top.box == (20.0, 40.0, 220.0, 340.0) and found.cards[0].box == found.top.box
+    small = read_photo(rec, np.zeros((480, 640, 3), np.uint8))         # a frame's size: as it is
+    assert rec.shapes[-1] == (480, 640, 3) and small.top.box == (10.0, 20.0, 110.0, 170.0)

@@ -73,6 +73,18 @@ def frame(image: np.ndarray, longest: int = 640) -> np.ndarray:
     return image if s >= 1 else cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
 
 
+def labelled_frame(path: Path) -> tuple:
+    """A Roboflow photo scaled as a camera frame (`frame`) and its labels in that frame's pixels;
+    (None, []) where the photo cannot be read."""
+    image = cv2.imread(str(path))
+    if image is None:
+        return None, []
+    h0, w0 = image.shape[:2]
+    image = frame(image)
+    s = image.shape[1] / w0
+    return image, [(sym, c * s) for sym, c in labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)]
+
+
 def measure(photos: list[Path], finder: OutlineFinder, reader: CardReader, corner: float) -> dict:
     found = labelled = unlabelled = outlines_n = 0
     read = collections.Counter()
@@ -82,13 +94,9 @@ def measure(photos: list[Path], finder: OutlineFinder, reader: CardReader, corne
     for k, path in enumerate(photos):
         if k and k % max(1, len(photos) // 10) == 0:
             print(f"  photos: {k}/{len(photos)}", file=sys.stderr, flush=True)
-        image = cv2.imread(str(path))
+        image, labels = labelled_frame(path)
         if image is None:
             continue
-        h0, w0 = image.shape[:2]
-        image = frame(image)
-        s = image.shape[1] / w0
-        labels = [(sym, c * s) for sym, c in labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)]
         t = time.perf_counter()
         outs = finder.find(image)
         t_find.append(time.perf_counter() - t)

@@ -23,7 +23,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_stages import frame, labels_of, own_label  # noqa: E402
+from bench_stages import labelled_frame, own_label  # noqa: E402
 from companion.paths import models_dir  # noqa: E402
 from companion.vision.outline import CARD_CROP, OutlineFinder, card_crop  # noqa: E402
 
@@ -49,13 +49,9 @@ def main(argv=None) -> int:
     for k, path in enumerate(photos):
         if k and k % max(1, len(photos) // 10) == 0:
             print(f"  photos: {k}/{len(photos)}, {len(rows)} faces", file=sys.stderr, flush=True)
-        image = cv2.imread(str(path))
+        image, labels = labelled_frame(path)
         if image is None:
             continue
-        h0, w0 = image.shape[:2]
-        image = frame(image)
-        s = image.shape[1] / w0
-        labels = [(sym, c * s) for sym, c in labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)]
         for j, o in enumerate(finder.find(image)):
             i = own_label(o.quad, labels, a.corner)
             if i is None:
