@@ -112,10 +112,12 @@ def test_the_pipeline_runs_each_stage_once_a_photo():
 def test_a_missing_or_damaged_model_file_names_its_path(tmp_path):
     import json
     import shutil
-    for name in ("recognizer.json", "outlines.onnx", "cardreader.onnx"):
+    meta = json.loads((models_dir() / "recognizer.json").read_text())
+    reader = meta.get("face_reader") or meta["cardreader"]
+    for name in ("recognizer.json", "outlines.onnx", reader):
         shutil.copy(models_dir() / name, tmp_path / name)
-    (tmp_path / "cardreader.onnx").write_bytes(b"not a model")
-    with pytest.raises(ModelError, match=str(tmp_path / "cardreader.onnx")):
+    (tmp_path / reader).write_bytes(b"not a model")
+    with pytest.raises(ModelError, match=str(tmp_path / reader)):
         FacePipeline("classic", model_dir=tmp_path)
     (tmp_path / "outlines.onnx").unlink()
     with pytest.raises(ModelError, match="model file missing: .*outlines.onnx"):

@@ -14,7 +14,8 @@ itself shows here, before the rules that join the stages can hide it:
   (`outline.card_crop`), against the label; `read_uncovered` counts only the outlines the finder
   calls `card` (a whole face), `read_covered` the `under` ones (a strip of face by its index).
 
-`--reader` and `--finder` measure other weights (an ONNX file each); the median time of each stage
+The finder keeps outlines as the face pipeline does (`stages.pipeline.Settings`). `--reader` and
+`--finder` measure other weights (an ONNX file each); the median time of each stage
 a photo (one thread, photos scaled to at most 640 pixels as a camera frame is) is printed too.
 """
 from __future__ import annotations
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.paths import models_dir  # noqa: E402
 from companion.vision.classes import SYMBOLS  # noqa: E402
 from companion.vision.outline import CardReader, OutlineFinder, upright  # noqa: E402
+from companion.vision.stages.pipeline import Settings, reader_file  # noqa: E402
 
 # the Roboflow export's class ids (its data.yaml), as the project's symbols
 ROBOFLOW_NAMES = ("0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild", "2", "3", "4", "5", "6",
@@ -136,7 +138,7 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="the first N photos (0: all)")
     ap.add_argument("--finder", default=None, help="an outline finder's ONNX file (default: the shipped one)")
     ap.add_argument("--finder-imgsz", type=int, default=320)
-    ap.add_argument("--reader", default=None, help="a card reader's ONNX file (default: the shipped one)")
+    ap.add_argument("--reader", default=None, help="a card reader's ONNX file (default: the face pipeline's)")
     ap.add_argument("--corner", type=float, default=0.6,
                     help="how near an outline's corner its card's index lies, in short sides")
     a = ap.parse_args(argv)
@@ -147,8 +149,10 @@ def main(argv=None) -> int:
     if not photos:
         ap.error(f"no photos in {folder}")
     md = models_dir()
-    finder = OutlineFinder(Path(a.finder or md / "outlines.onnx"), a.finder_imgsz)
-    reader = CardReader(Path(a.reader or md / "cardreader.onnx"))
+    settings = Settings()      # the face pipeline's: the find stage as the pipeline runs it
+    finder = OutlineFinder(Path(a.finder or md / "outlines.onnx"), a.finder_imgsz, conf=settings.finder_conf,
+                           iou=settings.finder_iou)
+    reader = CardReader(Path(a.reader or md / reader_file(json.loads((md / "recognizer.json").read_text()))))
     res = measure(photos, finder, reader, a.corner)
     print(json.dumps({"split": a.split, "finder": str(a.finder or "shipped"), "reader": str(a.reader or "shipped"),
                       **res}, indent=1))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -35,7 +36,10 @@ def main(argv=None) -> int:
     ap.add_argument("--finder", default=None, help="an outline finder's ONNX file (default: the shipped one)")
     ap.add_argument("--corner", type=float, default=0.6)
     ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--quality", type=int, default=92, help="JPEG quality of the crops")
+    ap.add_argument("--quality", type=int, default=60, help="JPEG quality of the crops")
+    ap.add_argument("--keep-covered", type=float, default=1.0, metavar="SHARE",
+                    help="keep this share of the covered cards' faces (drawn with a fixed seed; 0.75 made the "
+                         "shipped face reader's set, small enough to travel to a GPU machine)")
     a = ap.parse_args(argv)
     photos = sorted(p for p in (Path(a.roboflow) / "train" / "images").glob("*")
                     if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
@@ -46,6 +50,7 @@ def main(argv=None) -> int:
     finder = OutlineFinder(Path(a.finder or models_dir() / "outlines.onnx"))
     a.out.mkdir(parents=True, exist_ok=True)
     rows = []
+    drop = random.Random(3)
     for k, path in enumerate(photos):
         if k and k % max(1, len(photos) // 10) == 0:
             print(f"  photos: {k}/{len(photos)}, {len(rows)} faces", file=sys.stderr, flush=True)
@@ -54,7 +59,7 @@ def main(argv=None) -> int:
             continue
         for j, o in enumerate(finder.find(image)):
             i = own_label(o.quad, labels, a.corner)
-            if i is None:
+            if i is None or (o.cls == "under" and drop.random() < 1 - a.keep_covered):
                 continue
             name = f"r{k:05d}_{j}.jpg"
             cv2.imwrite(str(a.out / name), card_crop(image, o.quad, CARD_CROP), [cv2.IMWRITE_JPEG_QUALITY, a.quality])

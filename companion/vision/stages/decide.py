@@ -6,15 +6,17 @@ from .read import Reading
 
 
 def decide(readings: list[Reading], *, least: float, same: float) -> tuple[list[Reading], Reading | None]:
-    """The readings that name a card at `least` or more (a face found twice, overlapping another
-    by `same` IoU or more, counts once, the surer), and the surest uncovered one among them."""
+    """The readings that name a card at `least` or more, and the surest uncovered one among them.
+    A face found twice (overlapping a surer reading by `same` IoU or more and read as the same
+    card) counts once; a fan's cards overlap as much, but read as other cards."""
     kept: list[Reading] = []
     for r in sorted(readings, key=lambda r: -r.p):
         if r.symbol == "none" or r.p < least:
             continue
         if not r.symbol.startswith("wild") and r.color is None:
             continue                 # a coloured card whose colour shows nowhere: no card's face
-        if any(quad_iou(r.face.quad, k.face.quad) >= same for k in kept):
+        if any((k.symbol, k.color) == (r.symbol, r.color) and quad_iou(r.face.quad, k.face.quad) >= same
+               for k in kept):
             continue
         kept.append(r)
     uncovered = [r for r in kept if not r.face.covered]

@@ -22,14 +22,19 @@ from .read import Reader
 from .warp import warp
 
 
+def reader_file(meta: dict) -> str | None:
+    """The face reader's file that recognizer.json names (the card reader's where it names none)."""
+    return meta.get("face_reader") or meta.get("cardreader")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every knob of the pipeline, a line each on what it trades."""
 
     finder_conf: float = 0.3     # a face counts from this finder score: lower finds more cards and more false ones
-    finder_iou: float = 0.6      # outlines overlapping more are one: higher keeps a fan's cards apart, and finds doubles
-    read_least: float = 0.5      # a face names a card from this reader probability: lower reads more, and more wrongly
-    same_face: float = 0.6       # two faces overlapping by this IoU are one card found twice
+    finder_iou: float = 0.8      # outlines overlapping more are one: higher keeps a fan's cards apart, and finds doubles
+    read_least: float = 0.6      # a face names a card from this reader probability: lower reads more, and more wrongly
+    same_face: float = 0.45      # two faces overlapping by this IoU are one card found twice
 
 
 class FacePipeline:
@@ -49,12 +54,13 @@ class FacePipeline:
             meta = json.loads(meta_path.read_text())
         except (OSError, ValueError) as exc:
             raise ModelError(f"cannot read {meta_path}: {exc}") from exc
-        if not meta.get("outlines") or not (reader or meta.get("cardreader")):
+        reader = reader or (folder / reader_file(meta) if reader_file(meta) else None)
+        if not meta.get("outlines") or reader is None:
             raise ModelError(f"{meta_path} names no outline finder or card reader")
         self.settings, self.colors = settings, tuple(colors)
         self.find = Finder(folder / meta["outlines"], int(meta.get("outlines_imgsz", 320)), threads=threads,
                            conf=settings.finder_conf, iou=settings.finder_iou)
-        self.read = Reader(Path(reader) if reader else folder / meta["cardreader"], colors, allowed, threads=threads)
+        self.read = Reader(Path(reader), colors, allowed, threads=threads)
 
     def recognize(self, image: np.ndarray) -> Recognition:
         if image is None or image.ndim != 3:
