@@ -10,15 +10,16 @@ from __future__ import annotations
 from typing import Callable
 
 from ..cards import Card
-from .legality import DRAW_CARDS
+from .legality import DRAW_CARDS, REASONS
+from .scoring import going_out
 from .state import INPUT_STEPS, State, Step
+from .turns import advance, begin_turn
 
 CardEffect = Callable[[State, int, Card], list[Step]]
 AutoStep = Callable[[State, Step], None]
 
 CARD_EFFECTS: dict[str | None, CardEffect] = {}
 AUTO_STEPS: dict[str, AutoStep] = {}
-REASONS = {"draw_two": "Draw Two", "wild_draw_four": "Wild Draw Four"}
 
 
 def card_effect(name: str | None):
@@ -33,26 +34,6 @@ def auto_step(name: str):
         AUTO_STEPS[name] = fn
         return fn
     return deco
-
-
-# --- turns ---------------------------------------------------------------------------------
-def begin_turn(s: State, i: int, *, again: bool = False) -> None:
-    """Seat ``i`` is now the current player."""
-    s.current = i
-    s.drew = 0
-    if s.precalled != i:
-        s.precalled = None
-    name = s.seats[i].name
-    s.say("turn", f"{name} plays again" if again else f"{name}'s turn", player=name)
-
-
-def advance(s: State, frm: int, skip: int = 0) -> None:
-    """End the turn of seat ``frm``: the next player plays, after ``skip`` players are skipped."""
-    nxt = s.next_seat(frm)
-    for _ in range(skip):
-        s.say("skipped", f"{s.seats[nxt].name} is skipped", player=s.seats[nxt].name)
-        nxt = s.next_seat(nxt)
-    begin_turn(s, nxt, again=nxt == frm)
 
 
 def run(s: State) -> None:
@@ -120,7 +101,6 @@ def play_card(s: State, i: int, card: Card, *, color: str | None = None, target:
     if seat.cards == 0:
         if card.is_wild and color is not None:
             s.color = color
-        from .scoring import going_out
         going_out(s, i, card)
         return
     steps: list[Step] = []

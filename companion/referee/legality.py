@@ -14,6 +14,7 @@ from ..cards import Card
 from ..rules import Rules
 
 DRAW_CARDS = {"draw_two": 2, "wild_draw_four": 4}
+REASONS = {"draw_two": "Draw Two", "wild_draw_four": "Wild Draw Four"}   # the penalty's name
 
 
 def mismatch(card: Card, *, top: Card | None, color: str | None) -> str | None:

@@ -13,9 +13,9 @@ the camera, or ``points`` typed in) and waits. Three scorings (``rules.scoring``
 from __future__ import annotations
 
 from ..cards import Card
-from .effects import REASONS, begin_turn
-from .legality import DRAW_CARDS
+from .legality import DRAW_CARDS, REASONS
 from .state import CLOCKWISE, State
+from .turns import begin_turn
 
 
 def going_out(s: State, i: int, card: Card) -> None:

@@ -6,6 +6,7 @@ from typing import Callable
 
 from ..cards import Card
 from . import effects as fx
+from .turns import advance, begin_turn
 from .inputs import Input
 from .legality import can_stack, mismatch, wd4_guilty
 from .scoring import deal, first_player, record_hand, hand_points, start_first_turn
@@ -101,15 +102,15 @@ def on_start(s: State, inp: Input) -> None:
         if effect == "swap_hands":
             s.steps.append(Step("target", f, "swap", data={"choices": _others(s, f)}))
     elif effect == "skip":
-        fx.advance(s, s.dealer, 1)
+        advance(s, s.dealer, 1)
     elif effect == "reverse":
         if s.two_players() and s.rules.two_player_reverse == "skip":
-            fx.advance(s, s.dealer, 1)
+            advance(s, s.dealer, 1)
         else:
             s.direction = -1
             s.say("reversed", f"Reverse turned up: {s.seats[s.dealer].name} (the dealer) plays first, "
                   "then play goes counterclockwise", direction="counterclockwise")
-            fx.begin_turn(s, s.dealer)
+            begin_turn(s, s.dealer)
     elif effect == "draw_two":
         s.steps = [Step("attack", s.dealer, data={"symbol": "draw_two"})]
         fx.run(s)
@@ -209,7 +210,7 @@ def illegal(s: State, i: int, card: Card, reason: str, *, in_turn: bool) -> None
     if n:
         s.take_cards(i, n, reason="illegal play")
         if in_turn:
-            fx.advance(s, i)
+            advance(s, i)
 
 
 def _accept(s: State) -> None:
@@ -248,7 +249,7 @@ def on_draw(s: State, inp: Input) -> None:
     s.say("drew", f"{name} draws {k}", player=name, cards=k)
     if s.rules.after_draw == "pass":
         s.say("passed", f"{name}'s turn ends after drawing", player=name)
-        fx.advance(s, cur)
+        advance(s, cur)
 
 
 @handles("pass")
@@ -259,7 +260,7 @@ def on_pass(s: State, inp: Input) -> None:
     if not s.drew:
         return reject(s, f"{name} must play or draw a card before passing", inp)
     s.say("passed", f"{name} passes", player=name)
-    fx.advance(s, s.current)
+    advance(s, s.current)
 
 
 # --- colour, target, challenge, verdict, reveal ------------------------------------------------------

@@ -10,6 +10,7 @@ from ..cards import Card
 from . import effects as fx
 from .effects import auto_step, card_effect, input_hook
 from .inputs import Input
+from .scoring import going_out
 from .state import CLOCKWISE, State, Step
 from .table_inputs import PLAY_INTERCEPTORS
 
@@ -200,7 +201,6 @@ def _square(s: State, step: Step, j: int) -> None:
 
 def _after_losing_cards(s: State, i: int) -> None:
     if s.seats[i].cards == 0:
-        from .scoring import going_out
         going_out(s, i, s.top)
     else:
         fx.after_discard(s, i)
