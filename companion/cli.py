@@ -10,7 +10,7 @@ import logging
 import sys
 
 COMMANDS = {
-    "demo": ("companion.demo", "play a whole simulated game: rendered frames, recogniser, referee, buttons, live page"),
+    "demo": ("companion.demo", "play one simulated round (--full: a whole game): rendered frames, recogniser, referee, buttons, live page"),
     "run": ("companion.run", "referee a real table: camera, GPIO buttons and buzzer, score page"),
     "replay": ("companion.replay", "replay a JSON-lines file of table inputs and print the final state"),
     "recognize": ("companion.vision.command", "recognise the cards in photos (one JSON line per image)"),

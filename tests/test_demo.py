@@ -13,9 +13,10 @@ from collections import Counter
 import pytest
 
 from companion.cards import Card
-from companion.demo import main, player_names, print_summary
+from companion.demo import main, plan, player_names
 from companion.demo.camera import Eyes, _oracle
 from companion.demo.game import DemoGame
+from companion.demo.summary import figures, print_summary
 from companion.table import Table
 
 SEED = 5
@@ -96,7 +97,8 @@ def test_demo_round_with_misreads_the_host_fixes():
     report, history, snap = _play(eyes)
     _assert_agrees(report, history, snap)
     assert len([f for f in report.camera_fixes if not f["twin"]]) == 2
-    assert report.plays_right == report.plays_seen - len(report.camera_fixes)
+    asked = [t for t in report.twins if t["how"] == "asked"]
+    assert report.plays_right == report.plays_seen - len(report.camera_fixes) - len(asked)
     assert eyes.right < eyes.frames and len(eyes.mistakes) >= 4       # two reads per misread card
     assert {m["seen"] for m in eyes.mistakes} <= {"green 5", "blue 5", "error: model exploded"}
     assert any(m["seen"].startswith("error") for m in eyes.mistakes)
@@ -180,24 +182,125 @@ def _models_present() -> bool:
     return all((d / f).is_file() for f in ("recognizer.json", "detector.onnx", "classifier.onnx"))
 
 
+def _kept(history):
+    """The inputs the referee holds at the end: each undo takes back the last one kept."""
+    kept = []
+    for e in history:
+        if "undo" in e["event"]:
+            kept.pop()
+        elif not {"pause", "resume"} & set(e["event"]):
+            kept.append(e)
+    return kept
+
+
+def _block(out: str) -> dict[str, str]:
+    """The summary block's lines by their heading (continuation lines joined on)."""
+    lines = out.split("=" * 72)[-2].strip().splitlines()
+    block, head = {}, None
+    for line in lines[1:]:
+        if line[:12].strip():
+            head = line[:12].strip()
+            block[head] = line[12:]
+        else:
+            block[head] += "\n" + line[12:]
+    block["title"] = lines[0]
+    return block
+
+
 @pytest.mark.skipif(not _models_present(), reason="the trained recogniser (models/recognizer.json, "
                     "detector.onnx, classifier.onnx) is not in the repository yet")
-def test_demo_round_with_the_real_recogniser():
-    from companion.vision.recognizer import Recognizer
-    eyes = Eyes(Recognizer(deck="classic"))
-    report, history, snap = _play(eyes)
-    _assert_agrees(report, history, snap)          # whatever the camera read, the scores are right
-    # every card put down is read right; the only plays a host may enter are twins put exactly on
-    # their twin (the gate's policy)
-    play_mistakes = [m for m in eyes.mistakes if not m["truth"].startswith("hand ")]
-    assert play_mistakes == []
-    assert eyes.frames > 40
-    # no right reading so unsure that it became a question for the host
-    unsure = [f for f in report.camera_fixes if not (f["twin"] or f["card"].endswith("'s hand"))]
-    assert unsure == []
-    # hands spread for scoring: every card of every hand read (a hand is a multiset: the camera
-    # reads it in another order than the bots hold it)
-    assert report.hands_seen > 0 and report.hands_right == report.hands_seen
+def test_the_default_demo_plays_one_round_and_its_summary_matches_the_event_log(tmp_path, capsys):
+    """`companion demo` as a newcomer runs it (one round, the real recogniser), headless and fast:
+    the summary block's figures are what the game's event log holds."""
+    import argparse
+    import re
+
+    from companion.demo import add_arguments
+    from companion.referee import Referee
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    db = tmp_path / "demo.db"
+    assert main(p.parse_args(["--fast", "--no-web", "--seed", str(SEED), "--db", str(db)])) == 0
+    out = capsys.readouterr().out
+    assert "play one round" in out.split("\n", 3)[1]            # said before the game starts
+    block = _block(out)
+    table = Table(db)
+    try:
+        history, snap = table.history(), table.snapshot()
+    finally:
+        table.close()
+    kept = _kept(history)
+    assert snap["round"] == 1 and snap["phase"] != "over" and snap["round_winner"] is not None
+    assert block["title"].startswith(f"DEMO OVER: one round, won by {snap['round_winner']}, in ")
+    # the scores
+    scores = dict(re.findall(r"(\w+) (\d+)", block["Scores"]))
+    assert {k: int(v) for k, v in scores.items()} == snap["scores"] and len(scores) == 4
+    # every card put down, and those the camera read right with no question and no fix
+    cards = [e for e in kept if {"play", "start"} & set(e["event"])]
+    n, right = map(int, re.match(r"(\d+) put down, (\d+) read right by the camera", block["Cards"]).groups())
+    assert n == len(cards) > 20 and right == sum(e["source"] == "camera" for e in cards)
+    # the hands spread for scoring, read by the camera
+    hands = [e for e in kept if "hand" in e["event"]]
+    seen, read = map(int, re.match(r"(\d+) hands spread for scoring, (\d+) read right", block["Hand scans"]).groups())
+    entered = int((re.search(r"(\d+) too big to spread", block["Hand scans"]) or [0, 0])[1])
+    assert seen + entered == len(hands) > 0 and read == sum(e["source"] == "camera" for e in hands)
+    # the recogniser read every card put down right: only twins put exactly on their twin (the
+    # gate's policy) and the camera's "Was another X played?" needed the host
+    frames, read_frames, right_frames = map(int, re.match(r"(\d+) filmed, (\d+) read by the recogniser, (\d+) right",
+                                                          block["Frames"]).groups())
+    assert frames >= read_frames == right_frames > 40
+    faces = [next(iter(e["event"].values())) for e in cards]
+    assert all(faces[i] == faces[i - 1] for i, e in enumerate(cards) if e["source"] != "camera")
+    # each scripted mistake, judged as the referee's own announcements say
+    ref = Referee()
+    said = [a for e in kept for a in ref.apply(e["event"])]
+    types = {a["type"] for a in said}
+    guilty = any(a["type"] == "challenge" and a.get("result") == "guilty" for a in said)
+    mistakes = block["Mistakes"].split("\n")
+    assert len(mistakes) == 3
+    for line, caught in zip(mistakes, ("caught" in types, "illegal_play" in types, guilty)):
+        assert line.endswith(": caught") == caught, (line, types)
+    assert block["Referee"] == "agreed with the real cards all game"
+    assert block["Event log"].split("\n")[0] == str(db) and f"companion serve --db {db}" in block["Event log"]
+
+
+def test_plan_one_round_unless_a_game_is_asked_for():
+    import argparse
+
+    from companion.demo import add_arguments
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    assert plan(p.parse_args([])) == (500, 1)
+    assert plan(p.parse_args(["--rounds", "3"])) == (500, 3)
+    assert plan(p.parse_args(["--full"])) == (500, None)
+    assert plan(p.parse_args(["--target", "200"])) == (200, None)
+    assert plan(p.parse_args(["--target", "200", "--rounds", "2"])) == (200, 2)
+    for bad in (["--target", "0"], ["--rounds", "0"]):
+        with pytest.raises(ValueError):
+            plan(p.parse_args(bad))
+
+
+def test_the_summary_says_which_mistakes_were_not_made(tmp_path):
+    """A round that ends before a scripted mistake could be made says so; it is no failure."""
+    table = Table(None)
+    game = DemoGame(table, Eyes(oracle=True), players=["Ann", "Ben"], seed=SEED, rounds=1)
+    try:
+        report = game.play()
+    finally:
+        game.close()
+        table.close()
+    report.mistakes = [m for m in report.mistakes if m["kind"] != "bluff"]
+    f = figures(report)
+    assert f["mistakes"]["bluff"] is None and f["mistakes"]["illegal"] is True
+    out = io.StringIO()
+    print_summary(report, db=str(tmp_path / "x.db"), out=out)
+    text = out.getvalue()
+    assert "a bluffed Wild Draw Four: not made before the demo ended" in text
+    assert f"companion serve --db {tmp_path / 'x.db'}" in text
+    report.mistakes[0]["ok"] = False
+    out = io.StringIO()
+    print_summary(report, out=out)
+    assert "NOT CAUGHT" in out.getvalue()
 
 
 def test_demo_command_plays_to_the_target(tmp_path, capsys):

@@ -1,10 +1,11 @@
-"""`companion demo`: a whole simulated game through the real camera pipeline, referee and buttons.
+"""`companion demo`: a simulated table through the real camera pipeline, referee and buttons.
 
-Bot players deal and play a game to 500 with real (simulated) cards, making a few mistakes on
-purpose: a forgotten UNO (caught), a card that does not match, a bluffed Wild Draw Four
+Bot players deal and play one round (or, with ``--target``/``--full``, a whole game) with real
+(simulated) cards, making a few mistakes on purpose: a forgotten UNO (caught), a card that does not match, a bluffed Wild Draw Four
 (challenged). Each card put down is rendered as overhead camera frames and read by the real
 motion gate and recogniser; the bots press the panel's buttons on mock GPIO pins; the score page
-runs live. This module is the terminal front: options, the commentary, the summary.
+runs live. This module is the terminal front: options, the commentary; `summary.py` prints
+what the demo proved.
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import tempfile
 log = logging.getLogger("companion.demo")
 
 QUIET_LOGGERS = ("companion.run", "companion.camera", "companion.web", "companion.panel", "waitress")
+DEFAULT_TARGET = 500
+START_PAUSE = 3.0     # seconds to scan the page's QR code before the commentary scrolls it away
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
 
@@ -26,8 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", nargs="+", default=["4"], metavar="N|NAME",
                         help="how many bots (2-10), or their names in seat order (default: 4)")
     parser.add_argument("--deck", default="classic", choices=deck_names(), help="deck profile (default: classic)")
-    parser.add_argument("--target", type=int, default=500, help="points that win the game (default: 500)")
-    parser.add_argument("--rounds", type=int, default=None, metavar="N", help="stop after N rounds")
+    parser.add_argument("--target", type=int, default=None, metavar="N",
+                        help="play a whole game to N points (default: one round)")
+    parser.add_argument("--full", action="store_true", help="play a whole game to 500 points")
+    parser.add_argument("--rounds", type=int, default=None, metavar="N",
+                        help="play N rounds (or until the game is won)")
     parser.add_argument("--fast", action="store_true", help="no pauses between plays")
     parser.add_argument("--pace", type=float, default=0.3, metavar="SECONDS",
                         help="pause after each card played, so people can follow on the page (default: 0.3)")
@@ -38,6 +44,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder of the recogniser's model files (default: the shipped models/)")
     parser.add_argument("--oracle", action="store_true",
                         help="DEVELOPMENT ONLY: read the cards from the simulation instead of the recogniser")
+
+
+def plan(args: argparse.Namespace) -> tuple[int, int | None]:
+    """The target score and the rounds to play: one round unless a whole game (``--target N``,
+    ``--full``) or some rounds (``--rounds N``) are asked for."""
+    target = args.target if args.target is not None else DEFAULT_TARGET
+    if target < 1:
+        raise ValueError(f"--target: a positive number of points, not {target}")
+    if args.rounds is not None and args.rounds < 1:
+        raise ValueError(f"--rounds: at least 1, not {args.rounds}")
+    whole = args.full or args.target is not None
+    return target, args.rounds if (args.rounds is not None or whole) else 1
+
+
+def what_happens(players: list[str], deck: str, target: int, rounds: int | None) -> str:
+    """The one line said before the game starts."""
+    span = (f"a whole game to {target} points" if rounds is None
+            else "one round (to the first player out, then the hands are scored)" if rounds == 1
+            else f"{rounds} rounds")
+    return (f"{len(players)} bots ({', '.join(players)}) play {span} with the {deck} deck: every card put "
+            "down is filmed and read by the recogniser, buttons are pressed on the panel, and three "
+            "mistakes are made on purpose for the referee to catch.")
 
 
 def player_names(spec: list[str]) -> list[str]:
@@ -109,6 +137,7 @@ def make_eyes(args):
 def main(args: argparse.Namespace) -> int:
     try:
         players = player_names(args.players)
+        target, rounds = plan(args)
     except ValueError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 2
@@ -117,16 +146,19 @@ def main(args: argparse.Namespace) -> int:
     for name in quiet:            # the commentary says it all; keep the log for problems
         logging.getLogger(name).setLevel(logging.WARNING)
     try:
-        return _run(args, players)
+        return _run(args, players, target, rounds)
     finally:
         for name, level in levels.items():
             logging.getLogger(name).setLevel(level)
 
 
-def _run(args: argparse.Namespace, players: list[str]) -> int:
+def _run(args: argparse.Namespace, players: list[str], target: int, rounds: int | None) -> int:
+    import time
+
     from companion.table import Table
 
     from .game import DemoGame
+    from .summary import print_summary
 
     eyes = make_eyes(args)
     if eyes is None:
@@ -135,14 +167,16 @@ def _run(args: argparse.Namespace, players: list[str]) -> int:
     db = args.db or os.path.join(tempfile.mkdtemp(prefix="companion-demo-"), "demo.db")
     term = Terminal()
     table = Table(db)
-    game = DemoGame(table, eyes, players=players, deck=args.deck, seed=seed, target=args.target,
-                    rounds=args.rounds, pace=0.0 if args.fast else args.pace, say=term.say,
-                    progress=term.progress)
+    pace = 0.0 if args.fast else args.pace
+    game = DemoGame(table, eyes, players=players, deck=args.deck, seed=seed, target=target,
+                    rounds=rounds, pace=pace, say=term.say, progress=term.progress)
     server = None
-    print(f"UNO Table Companion demo: {', '.join(players)}, {args.deck} deck, to {args.target} points, "
-          f"seed {seed}; event log {db}")
+    print(f"UNO Table Companion demo (seed {seed}; event log {db})")
     if not args.no_web:
         server = _serve(table, game, args.port)
+    print(what_happens(players, args.deck, target, rounds))
+    if server is not None and pace and term.tty:
+        time.sleep(START_PAUSE)
     try:
         report = game.play()
     except KeyboardInterrupt:
@@ -160,7 +194,7 @@ def _run(args: argparse.Namespace, players: list[str]) -> int:
             server.stop(timeout=1)
         table.close()
     term.end_progress()
-    print_summary(report, oracle=bool(args.oracle))
+    print_summary(report, oracle=bool(args.oracle), db=db)
     return 0 if report.ok else 1
 
 
@@ -179,61 +213,3 @@ def _serve(table, game, port: int):
         return None
     print(f"Score page: {server.url}  (on this machine: {server.local_url}); host PIN {app.config['HOST_PIN']}")
     return server
-
-
-def print_summary(report, *, oracle: bool = False, out=None) -> None:
-    """The final scores, each round checked against the real cards, and how the camera did."""
-    out = out or sys.stdout
-    w = print
-    w("", file=out)
-    w("Final scores" + (f" ({report.game_winner} wins the game)" if report.game_winner else ""), file=out)
-    for p in report.players:
-        truth = report.truth_scores.get(p)
-        mark = "" if truth == report.scores.get(p) else f"   (the real cards say {truth})"
-        w(f"  {p:<8} {report.scores.get(p, 0):>5}{mark}", file=out)
-    for r in report.rounds:
-        w(f"  round {r['round']}: {r['referee_winner']} +{r['referee_points']}"
-          + ("" if r["ok"] else f"   MISMATCH: the cards say {r['winner']} +{r['points']}"), file=out)
-    w("", file=out)
-    how = "the simulation (--oracle), NOT the recogniser" if oracle else "the recogniser"
-    w(f"Recognition ({how}):", file=out)
-    w(f"  cards put down: {report.plays_right}/{report.plays_seen} reached the referee right "
-      f"without a fix", file=out)
-    eyes = getattr(report, "eyes", None)
-    if eyes is not None:
-        w(f"  frames read: {eyes.right}/{eyes.frames} right", file=out)
-        seen: dict[tuple, list] = {}
-        for m in eyes.mistakes:
-            seen.setdefault((m["seen"], m["truth"]), []).append(m["confidence"])
-        for (what, truth), confs in seen.items():
-            known = [str(c) for c in confs if c is not None]
-            sure = ", ".join(known[:4]) + (", ..." if len(known) > 4 else "")
-            w(f"    read {what} where {truth} lay" + (f" x{len(confs)}" if len(confs) > 1 else "")
-              + (f" (confidence {sure})" if sure else ""), file=out)
-    if report.hands_seen or report.hands_entered:
-        w(f"  hands spread for scoring: {report.hands_right}/{report.hands_seen} read right without a fix"
-          + (f"; {report.hands_entered} too big to spread, entered by the host" if report.hands_entered else ""),
-          file=out)
-    asked = [t for t in report.twins if t["how"] == "asked"]
-    entered = [t for t in report.twins if t["how"] != "asked"]
-    if report.twins:
-        w(f"  {len(report.twins)} cards were put on their twin (the same face as the top card):", file=out)
-    if asked:
-        w(f"    {len(asked)} the camera asked about (\"Was another {asked[0]['card']} played?\") and the host "
-          f"answered \"It was {asked[0]['card']}\" on the page", file=out)
-    if entered:
-        w(f"    {len(entered)} lay exactly where the twin lay (the gate takes that for the pile nudged), "
-          f"so the host entered them", file=out)
-    for f in report.camera_fixes:
-        if not f.get("twin"):
-            w(f"  fixed by the host: {f['card']} (the referee got {f['got']})", file=out)
-    w(f"  {report.frames} frames rendered in {report.seconds:.0f} s, {report.moves} moves", file=out)
-    w("Scripted mistakes:", file=out)
-    for m in report.mistakes:
-        w(f"  {'ok ' if m['ok'] else 'NOT'} {m['text']}: {m['expected']}", file=out)
-    if report.disagreements:
-        w("The referee disagreed with the real cards:", file=out)
-        for d in report.disagreements[:20]:
-            w(f"  {d}", file=out)
-    else:
-        w("The referee agreed with the real cards all game.", file=out)

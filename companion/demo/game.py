@@ -46,8 +46,8 @@ class Report:
     truth_scores: dict = field(default_factory=dict)
     scores: dict = field(default_factory=dict)
     game_winner: str | None = None
-    plays_seen: int = 0             # cards the camera had to report
-    plays_right: int = 0            # ... and reported exactly, with no fix needed
+    plays_seen: int = 0             # cards put down (the camera had to report each)
+    plays_right: int = 0            # ... and reported exactly, with no question or fix needed
     hands_seen: int = 0             # hands spread under the camera for scoring
     hands_right: int = 0            # ... and read exactly, with no fix needed
     hands_entered: int = 0          # hands too big to spread: the host entered them
@@ -159,12 +159,12 @@ class DemoGame:
         else:
             self.companion.submit(move.expect, source="host")
         got = [u["event"] for u in self._mine()]
+        if move.channel == CAMERA:
+            self.report.plays_seen += 1
         if twin and not got:
             out = self._answer_twin(move)
             if out is not None:
                 return out
-        if move.channel == CAMERA:
-            self.report.plays_seen += 1
         if got == [move.expect]:
             if move.channel == CAMERA:
                 self.report.plays_right += 1

@@ -135,3 +135,34 @@ def test_camera_faults_questions_and_pause_show_live_and_the_host_answers(table,
         ctx.close()
     finally:
         srv.stop()
+
+
+def test_the_score_page_of_a_demo_game_on_a_phone(browser, tmp_path):
+    """The README's picture: a demo game's score page on a phone-sized screen, saved as
+    test-artifacts/readme-score-page.png (docs/score-page.png is a copy of it)."""
+    from companion.demo.camera import Eyes
+    from companion.demo.game import DemoGame
+    from companion.table import Table
+    table = Table(tmp_path / "demo.db")
+    game = DemoGame(table, Eyes(oracle=True), players=["Ann", "Ben", "Cat", "Dan"], seed=11, rounds=3)
+    try:
+        report = game.play()
+    finally:
+        game.close()
+    srv = start(create_app(table, config={"HOST_PIN": PIN}), host="127.0.0.1", port=0, threads=16, show_qr=False)
+    try:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, device_scale_factor=1)
+        page = ctx.new_page()
+        page.set_default_timeout(5000)
+        page.goto(srv.local_url.rstrip("/") + "/scores")
+        page.wait_for_selector("#chart svg")
+        text = page.inner_text("body")
+        for name, points in report.scores.items():
+            assert name in text and str(points) in text
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "readme-score-page.png"), full_page=True)
+        ctx.close()
+    finally:
+        srv.stop()
+        table.close()
+    assert len(report.rounds) == 3 and not report.disagreements
