@@ -51,6 +51,7 @@ class TableConfig:
     dealer: str = ""              # empty: the last player listed deals first
     deck: str = "classic"
     db: str = "companion.db"
+    min_free_mb: int = 50         # `companion run` warns at start when less space is free for the log
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,7 @@ def _build(data: dict, path: Path | None) -> Config:
 
     # [table]
     s = sec["table"]
-    s.check_known(("players", "dealer", "deck", "db"))
+    s.check_known(("players", "dealer", "deck", "db", "min_free_mb"))
     players = s.data.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise ConfigError("table.players must be a list of names, like [\"Ann\", \"Bob\"]")
@@ -226,7 +227,7 @@ def _build(data: dict, path: Path | None) -> Config:
     db = s.get("db", "companion.db", str)
     if path is not None and not Path(db).is_absolute():
         db = str(path.parent / db)
-    table = TableConfig(players, dealer, deck_name, db)
+    table = TableConfig(players, dealer, deck_name, db, s.get("min_free_mb", 50, int, lo=0, hi=1_000_000))
 
     # [rules]: the referee's own options (companion.rules), checked by the referee's validator
     s = sec["rules"]

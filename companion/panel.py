@@ -230,6 +230,7 @@ TUNES: dict[str, tuple[tuple[str | None, float], ...]] = {
     "game_over": (("C4", 0.12), ("E4", 0.12), ("G4", 0.12), ("C5", 0.2), ("G4", 0.1), ("C5", 0.5)),
     "question": (("E4", 0.12), ("B4", 0.25)),
     "camera": (("A3", 0.3), (None, 0.15), ("A3", 0.3)),
+    "storage": (("A3", 0.3), (None, 0.15), ("A3", 0.3), (None, 0.15), ("A3", 0.3)),
     "click": (("A5", 0.02),),
 }
 # which tune an announcement type gets (the referee's types; unlisted types stay silent)
@@ -237,6 +238,7 @@ TUNE_FOR = {
     "turn": "turn", "illegal_play": "illegal_play", "penalty": "penalty", "caught": "penalty",
     "false_uno": "penalty", "uno_needed": "uno_needed", "round_over": "round_over",
     "game_over": "game_over", "question": "question", "rejected": "question", "camera": "camera",
+    "storage": "storage",
 }
 
 

@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from companion.camera.gate import SAME_CARD, MotionGate, PileEvent
 from companion.camera.pipeline import CameraStatus, CardWatcher
@@ -26,9 +27,10 @@ from companion.panel import (ButtonDecoder, Buzzer, ColorLeds, Panel, Press, Raw
 log = logging.getLogger("companion.run")
 
 # when one input brings several announcements, the buzzer plays the tune of the first of these
-TUNE_PRIORITY = ("camera", "game_over", "round_over", "illegal_play", "penalty", "caught", "false_uno",
+TUNE_PRIORITY = ("storage", "camera", "game_over", "round_over", "illegal_play", "penalty", "caught", "false_uno",
                  "uno_needed", "rejected", "question", "turn")
 SCAN_INPUTS = ("verdict", "reveal", "hand")
+STORAGE_RECHECK = 5.0      # seconds between looks for room again while paused for storage
 
 
 class Notifier:
@@ -297,9 +299,14 @@ class Companion:
         """Process the queue until ``stop()`` (what was queued before it is still handled);
         pings the watchdog at least once a second."""
         self.notifier.ready()
+        checked = self.clock()
         while True:
             self.notifier.watchdog()
             now = self.clock()
+            if now - checked >= STORAGE_RECHECK:       # paused for storage: is there room again?
+                checked = now
+                if self.table.storage_fault is not None:
+                    self.table.check_storage()
             deadline = self.decoder.next_deadline()
             timeout = 1.0 if deadline is None else min(1.0, max(0.0, deadline - now))
             try:
@@ -350,6 +357,19 @@ class Preview:
         return self.companion.dismiss_question() if self.companion is not None else False
 
 
+def warn_if_low_on_space(db: str, min_free_mb: int) -> int | None:
+    """Say at start when the event log's disk has less than ``min_free_mb`` free; the free MB."""
+    import shutil
+    try:
+        free = shutil.disk_usage(Path(db).resolve().parent).free // 2**20
+    except OSError:
+        return None
+    if free < min_free_mb:
+        log.warning("only %d MB free for the event log %s (less than [table] min_free_mb = %d): free space on "
+                    "the SD card; if it fills up the table pauses until there is room again", free, db, min_free_mb)
+    return free
+
+
 def build_watcher(cfg: Config, top, *, recognizer=None, source=None) -> CardWatcher | None:
     """The card watcher for ``cfg``; None (with the reason logged) when there is no recogniser."""
     if recognizer is None:
@@ -371,6 +391,8 @@ def build_watcher(cfg: Config, top, *, recognizer=None, source=None) -> CardWatc
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, help="the table's TOML config (see examples/table.toml)")
+    parser.add_argument("--db", default=None, metavar="FILE",
+                        help="the event log (default: [table] db of the config)")
     parser.add_argument("--no-camera", action="store_true", help="buttons and page only")
     parser.add_argument("--no-web", action="store_true", help="do not serve the score page")
     parser.add_argument("--run-for", type=float, default=None, metavar="SECONDS",
@@ -383,9 +405,16 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         log.error("%s", exc)
         return 2
+    from companion.store import STORAGE_EXIT, StorageError
     from companion.table import Table
 
-    table = Table(cfg.table.db, setup=cfg.setup() if cfg.table.players else None)
+    db = args.db or cfg.table.db
+    try:
+        table = Table(db, setup=cfg.setup() if cfg.table.players else None)
+    except StorageError as exc:
+        log.error("%s", exc)
+        return STORAGE_EXIT
+    warn_if_low_on_space(db, cfg.table.min_free_mb)
     snap = table.snapshot()
     inputs = len(table.history())
     if inputs > (1 if cfg.table.players else 0):     # more than the setup this start just wrote

@@ -21,6 +21,12 @@ paused); while paused the camera and the buttons are refused and only the host c
     ('rejected', 'a phone call')
     >>> [a["type"] for a in t.resume()], t.snapshot()["paused"]
     (['resumed'], None)
+
+An input that cannot be written (the SD card is full) is refused, not applied: the log stays the
+truth. The table then pauses itself with the reason (``paused["storage"]`` is true; nothing of
+this pause is written, there is no room) and refuses every input until `check_storage` (every few
+seconds in `companion run`, and the host's resume) finds room again; the game goes on from the
+last input written.
 """
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ from pathlib import Path
 from typing import Callable
 
 from .referee import InputError, Referee, parse
-from .store import EventLog
+from .store import EventLog, StorageError, StorageFull
 
 log = logging.getLogger(__name__)
 Listener = Callable[[dict], None]
@@ -38,6 +44,7 @@ Listener = Callable[[dict], None]
 TABLE_KINDS = ("pause", "resume")        # the table's own inputs; the referee never sees them
 PAUSE_REFUSES = ("camera", "button")     # sources refused while paused (the host's still count)
 MAX_REASON = 80
+STORAGE_FULL = "Storage full: free space on the SD card; the game will go on"
 
 
 def parse_table_input(event: object) -> tuple[str, str] | None:
@@ -68,6 +75,7 @@ class Table:
         self._ref = Referee()
         self._seq = 0
         self._paused: dict | None = None
+        self._fault: dict | None = None      # a storage fault: {"reason", "seq"} (never logged)
         self._replay()
         if self._seq == 0 and setup is not None:
             self.submit({"setup": setup}, source="setup")
@@ -88,24 +96,69 @@ class Table:
             self._seq = entry["seq"]
 
     def submit(self, event: dict, *, source: str = "api") -> list[dict]:
-        """Log then apply one input; return its announcements. Malformed: `InputError`, nothing logged."""
+        """Log then apply one input; return its announcements. Malformed: `InputError`, nothing logged.
+        One that cannot be written is refused (and the table pauses for storage), not applied."""
         with self._lock:
             own = parse_table_input(event)
             if own is None:
                 parse(event)
-                if self._paused is not None and source in PAUSE_REFUSES:
-                    return [self._refusal(event, source)]
-            seq = self._log.append(event, source)
+            if self._fault is not None:
+                if own is not None and own[0] == "resume" and self.check_storage():
+                    return [self._storage_back()]
+                return [self._refusal(event, source)]
+            if own is None and self._paused is not None and source in PAUSE_REFUSES:
+                return [self._refusal(event, source)]
+            try:
+                seq = self._log.append(event, source)
+            except StorageError as exc:
+                return [self._storage_fault(exc, event, source)]
             self._seq = seq
             out = self._apply_own(*own, seq=seq) if own is not None else self._ref.apply(event)
-            update = {"seq": seq, "event": event, "source": source, "announcements": out,
-                      "state": self._snapshot()}
-            for fn in list(self._listeners):
-                try:
-                    fn(update)
-                except Exception:
-                    log.exception("table listener %r failed", fn)
+            self._tell({"seq": seq, "event": event, "source": source, "announcements": out})
             return out
+
+    def _tell(self, update: dict) -> None:
+        update["state"] = self._snapshot()
+        for fn in list(self._listeners):
+            try:
+                fn(update)
+            except Exception:
+                log.exception("table listener %r failed", fn)
+
+    # -- storage faults ------------------------------------------------------------------------------
+    def _storage_fault(self, exc: StorageError, event: dict, source: str) -> dict:
+        reason = STORAGE_FULL if isinstance(exc, StorageFull) else \
+            f"Storage fault ({exc.found}): check the SD card; the game will go on"
+        self._fault = {"reason": reason, "seq": self._seq}
+        log.error("%s; %r from the %s was not taken; paused until the log can be written", exc, event, source)
+        what = _describe(event)
+        a = {"type": "storage", "paused": True, "input": next(iter(event), ""),
+             "text": f"{reason}. {what} from the {source} was not taken: enter it again when the game goes on."}
+        self._tell({"seq": self._seq, "event": {}, "source": "storage", "announcements": [a]})
+        return a
+
+    def _storage_back(self) -> dict:
+        return {"type": "storage_ok", "text": "The event log can be written again: the game goes on "
+                                              "from the last input written."}
+
+    def check_storage(self) -> bool:
+        """After a storage fault: is there room again? If so the table goes on (and says so).
+        True when nothing is wrong (any more)."""
+        with self._lock:
+            if self._fault is None:
+                return True
+            if not self._log.probe():
+                return False
+            self._fault = None
+            log.warning("the event log can be written again: the game goes on")
+            self._tell({"seq": self._seq, "event": {}, "source": "storage", "announcements": [self._storage_back()]})
+            return True
+
+    @property
+    def storage_fault(self) -> dict | None:
+        """``{"reason", "seq"}`` while inputs cannot be written, else None."""
+        with self._lock:
+            return dict(self._fault) if self._fault else None
 
     def _apply_own(self, kind: str, reason: str, *, seq: int) -> list[dict]:
         if kind == "pause":
@@ -121,8 +174,9 @@ class Table:
         return [{"type": "resumed", "text": "Game resumed: camera and buttons count again."}]
 
     def _refusal(self, event: dict, source: str) -> dict:
-        reason = self._paused.get("reason") if self._paused else ""
-        what = ", ".join(f"{k} {v}" if v is not True else k for k, v in event.items())
+        pause = self._fault or self._paused or {}
+        reason = pause.get("reason", "")
+        what = _describe(event)
         log.info("paused: %s input %r refused", source, event)
         return {"type": "rejected", "paused": True, "input": next(iter(event), ""),
                 "text": f"Paused{' (' + reason + ')' if reason else ''}: {what} from the {source} "
@@ -138,14 +192,20 @@ class Table:
 
     @property
     def paused(self) -> dict | None:
-        """``{"reason", "seq"}`` while paused, else None."""
+        """``{"reason", "seq"}`` while paused (``"storage": True`` too when paused for a storage
+        fault), else None."""
         with self._lock:
-            return dict(self._paused) if self._paused else None
+            return self._pause()
+
+    def _pause(self) -> dict | None:
+        if self._fault is not None:
+            return {**self._fault, "storage": True}
+        return dict(self._paused) if self._paused else None
 
     def _snapshot(self) -> dict:
         snap = self._ref.snapshot()
         snap["seq"] = self._seq
-        snap["paused"] = dict(self._paused) if self._paused else None
+        snap["paused"] = self._pause()
         return snap
 
     def snapshot(self) -> dict:
@@ -173,7 +233,15 @@ class Table:
         """Start a fresh game (the old one stays in the log file under its own game number)."""
         with self._lock:
             parse({"setup": setup})
-            self._log.new_game()
+            if self._fault is not None and not self.check_storage():
+                return [self._refusal({"setup": True}, "page")]
+            if not self._log.probe():        # room for the new game and its setup, or no new game
+                return [self._storage_fault(StorageFull(self._log.path, "the disk or the log file is full"),
+                                            {"setup": True}, "page")]
+            try:
+                self._log.new_game()
+            except StorageError as exc:
+                return [self._storage_fault(exc, {"setup": True}, "page")]
             self._ref = Referee()
             self._paused = None
             return self.submit({"setup": setup}, source="setup")
@@ -184,6 +252,10 @@ class Table:
 
     def close(self) -> None:
         self._log.close()
+
+
+def _describe(event: dict) -> str:
+    return ", ".join(f"{k} {v}" if v is not True else k for k, v in event.items())
 
 
 __all__ = ["Table", "InputError", "TABLE_KINDS", "parse_table_input"]

@@ -155,6 +155,7 @@ def main(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, players: list[str], target: int, rounds: int | None) -> int:
     import time
 
+    from companion.store import STORAGE_EXIT, StorageError
     from companion.table import Table
 
     from .game import DemoGame
@@ -166,7 +167,11 @@ def _run(args: argparse.Namespace, players: list[str], target: int, rounds: int 
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(2), "big")
     db = args.db or os.path.join(tempfile.mkdtemp(prefix="companion-demo-"), "demo.db")
     term = Terminal()
-    table = Table(db)
+    try:
+        table = Table(db)
+    except StorageError as exc:
+        print(f"companion demo: {exc}", file=sys.stderr)
+        return STORAGE_EXIT
     pace = 0.0 if args.fast else args.pace
     game = DemoGame(table, eyes, players=players, deck=args.deck, seed=seed, target=target,
                     rounds=rounds, pace=pace, say=term.say, progress=term.progress)

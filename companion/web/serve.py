@@ -126,6 +126,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from companion.store import STORAGE_EXIT, StorageError
     from companion.table import Table
 
     from . import create_app
@@ -139,7 +140,11 @@ def main(args: argparse.Namespace) -> int:
     if pin is not None and not (pin.isdigit() and 4 <= len(pin) <= 8):
         log.error("--pin: 4 to 8 digits, please")
         return 2
-    table = Table(args.db)
+    try:
+        table = Table(args.db)
+    except StorageError as exc:
+        log.error("%s", exc)
+        return STORAGE_EXIT
     app = create_app(table, config={"HOST_PIN": pin})
     server = WebServer(app, host, port, threads)
     if not args.no_qr:
