@@ -408,7 +408,7 @@ def main(args: argparse.Namespace) -> int:
     from companion.store import STORAGE_EXIT, StorageError
     from companion.table import Table
 
-    db = args.db or cfg.table.db
+    db = getattr(args, "db", None) or cfg.table.db
     try:
         table = Table(db, setup=cfg.setup() if cfg.table.players else None)
     except StorageError as exc:

@@ -25,7 +25,7 @@ def salvage(path: Path) -> tuple[list[tuple], dict[int, str]]:
     ``path`` and its ``-wal``."""
     data = path.read_bytes() if path.exists() else b""
     size = _page_size(data)
-    pages = [data[i:i + size] for i in range(0, len(data) - size + 1, size)]
+    pages = [data[i:i + size] for i in range(0, len(data), size)]      # a page cut short keeps its first cells
     wal = path.with_name(path.name + "-wal")
     if wal.exists():
         w = wal.read_bytes()
@@ -35,7 +35,7 @@ def salvage(path: Path) -> tuple[list[tuple], dict[int, str]]:
             pages += [w[i + FRAME_HEADER:i + step] for i in range(WAL_HEADER, len(w) - step + 1, step)]
     events, games = {}, {}
     for n, page in enumerate(pages):
-        for rowid, values in _cells(page, 100 if (n == 0 and page.startswith(HEADER)) else 0, len(page)):
+        for rowid, values in _cells(page, 100 if (n == 0 and page.startswith(HEADER)) else 0, size):
             if _is_event(values):
                 events.setdefault(rowid, (rowid, *values[1:]))
             elif len(values) == 2 and values[0] is None and isinstance(values[1], str) and values[1][:2] == "20":
