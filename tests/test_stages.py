@@ -61,6 +61,43 @@ def test_warp_reads_a_face_the_frame_cuts_from_what_is_visible():
     assert px.shape == (96, 64, 3) and (px[30:-5, 5:-5] == (255, 0, 0)).all()
 
 
+def test_warp_cuts_both_index_corners_at_the_readers_size():
+    from companion.vision.outline import CORNER_VIEW, corner_quads
+    a, b = corner_quads(SQUARE)
+    su, sv = CORNER_VIEW
+    # the first view starts at the outline's first corner and runs along its short side ...
+    assert np.allclose(a, [[100, 50], [100 + 100 * su, 50], [100 + 100 * su, 50 + 150 * sv], [100, 50 + 150 * sv]])
+    # ... the second at the opposite corner, half a turn round (either may be a printed top-left)
+    assert np.allclose(b, [[200, 200], [200 - 100 * su, 200], [200 - 100 * su, 200 - 150 * sv], [200, 200 - 150 * sv]])
+    img = np.zeros((300, 400, 3), np.uint8)
+    img[50:80, 100:130] = (0, 255, 0)                        # a mark in the card's first corner
+    img[170:200, 170:200] = (255, 0, 0)                      # another in the opposite one
+    corners = warp(img, [face()])[0].corners
+    assert corners.shape == (2, 96, 64, 3)
+    assert (corners[0][3:20, 3:20] == (0, 255, 0)).all() and (corners[1][3:20, 3:20] == (255, 0, 0)).all()
+
+
+@needs_model
+def test_the_corner_reader_reads_covered_faces_only():
+    """A covered face is read by its corners too; an uncovered one as the face reader reads it."""
+    from pathlib import Path
+
+    from companion.vision.stages.read import Reader
+    p = FacePipeline("classic")
+    assert p.read.corner_net is not None
+    img = on_table(Card("blue", "7"), Style(), 240)
+    faces = [f for f in p.find(img) if not f.covered][:1]
+    assert faces
+    covered = [Face(faces[0].quad, True, faces[0].score)]
+    reader_path = models_dir() / p.read.path.name
+    plain = Reader(Path(reader_path), p.colors)
+    plain.mask = p.read.mask                                  # the deck's symbols, as the pipeline's
+    for fs in (faces, covered):
+        with_corners, alone = p.read.symbols(warp(img, fs)), plain.symbols(warp(img, fs))
+        assert np.isclose(with_corners.sum(), 1) and with_corners.argmax() == alone.argmax()
+        assert np.allclose(with_corners, alone) == (not fs[0].covered)
+
+
 # ------------------------------------------------------------------ decide
 
 def test_the_top_card_is_the_surest_uncovered_face():
@@ -80,6 +117,14 @@ def test_decide_leaves_out_unsure_readings_no_cards_and_a_face_found_twice():
     # a coloured card whose colour shows nowhere is no card's face; a wild needs no colour
     cards, top = decide([reading("7", 0.9, None), reading("wild", 0.8, None, SQUARE + [300, 0])], least=0.5, same=0.6)
     assert [c.symbol for c in cards] == ["wild"] and top.symbol == "wild"
+
+
+def test_a_top_card_found_both_whole_and_as_a_card_under_another_is_the_top_card():
+    """The finder may outline the top card twice: whole, and as covered. However surely the covered
+    finding reads, the card counts once, as the uncovered face, and it is the top card."""
+    cards, top = decide([reading("7", 0.99, quad=SQUARE + [3, 3], covered=True), reading("7", 0.8)],
+                        least=0.5, same=0.6)
+    assert len(cards) == 1 and not cards[0].face.covered and top is cards[0]
 
 
 def test_only_covered_faces_give_cards_and_no_top():

@@ -134,6 +134,7 @@ def edge_across(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> float | None:
 
 # the card reader's input: a card's outline turned upright, its long side up (width, height)
 CARD_CROP = (64, 96)
+CORNER_VIEW = (0.44, 0.42)    # an index corner's share of a card's short and long side (a 2:3 view, as CARD_CROP)
 
 
 def upright(quad: np.ndarray) -> np.ndarray:
@@ -149,10 +150,29 @@ def upright(quad: np.ndarray) -> np.ndarray:
     return q
 
 
+def corner_quads(quad: np.ndarray, share: tuple = CORNER_VIEW) -> list[np.ndarray]:
+    """The two index corners of a card's outline, each as a quad in the order `card_crop` warps
+    (the corner first, its short side along the card's short side): the card's first corner as
+    `upright` orders it, and the opposite one, half a turn round. Either may be the top-left of the
+    card as printed; both hold an index."""
+    q = upright(quad)
+    su, sv = share
+    out = []
+    for o, a, b in ((q[0], q[1], q[3]), (q[2], q[3], q[1])):
+        du, dv = (a - o) * su, (b - o) * sv
+        out.append(np.float32([o, o + du, o + du + dv, o + dv]))
+    return out
+
+
 def card_crop(image: np.ndarray, quad: np.ndarray, size: tuple = CARD_CROP) -> np.ndarray:
     """The pixels inside a card's outline `quad`, turned upright and drawn at `size` (width, height).
     A big card is first shrunk by averaging, so that its print does not alias."""
-    q = upright(quad)
+    return quad_crop(image, upright(quad), size)
+
+
+def quad_crop(image: np.ndarray, q: np.ndarray, size: tuple = CARD_CROP) -> np.ndarray:
+    """The pixels inside the quad `q` (corners clockwise from the one drawn top-left) at `size`."""
+    q = np.float32(q)
     w, h = size
     long_side = max(np.hypot(*(q[3] - q[0])), 1.0)
     f = min(1.0, 1.5 * h / long_side)

@@ -24,9 +24,11 @@ from ..cards import Card, deck
 from .render import CARD_H, CARD_W, Face, Style, fade, render_back, render_card, render_playing_card
 
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
-# kinds drawn only when asked for: "lookalike", a negative with printed look-alikes of UNO cards
+# kinds drawn only when asked for: "lookalike", a negative with printed look-alikes of UNO cards;
+# "stack", cards pushed into a staggered row to show their corner indices (a hand laid down, the
+# way the Roboflow photos show cards: each card a fifth of its width or so beside the one under it)
 # (ordinary playing cards, a score sheet of numbers)
-ALL_KINDS = KINDS + ("lookalike",)
+ALL_KINDS = KINDS + ("lookalike", "stack")
 SKIN = ((60, 95, 160), (90, 130, 200), (110, 160, 225), (45, 70, 120), (130, 175, 235), (70, 105, 175))
 
 
@@ -544,6 +546,18 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
             r = np.deg2rad(a)
             centre = pivot + np.float32([np.sin(r), -np.cos(r)]) * height * rng.uniform(0.45, 0.6)
             layout.append((_random_card(rng, deck_name, favour), card_quad(centre[0], centre[1], height, a, rng, 0.02)))
+    elif kind == "stack":
+        n = int(rng.integers(2, 10))
+        height = min(height, 0.6 * m)
+        ang = rng.uniform(0, 360)
+        along = np.deg2rad(ang + rng.choice([0, 180]) + rng.normal(0, 20))
+        d = np.float32([np.cos(along), np.sin(along)]) * height * CARD_W / CARD_H * rng.uniform(0.1, 0.3)
+        start = np.float32([cx, cy]) - d * (n - 1) / 2
+        turn = rng.normal(0, 3)
+        for k in range(n):
+            c = start + d * k + rng.normal(0, 0.02 * height, 2)
+            layout.append((_random_card(rng, deck_name, favour),
+                           card_quad(c[0], c[1], height, ang + turn * k + rng.normal(0, 3), rng, 0.02)))
     elif kind == "spread":
         n = int(rng.integers(2, 6))
         height = min(height, 0.45 * m)
@@ -583,7 +597,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     tops = [lab.card for lab in labels if lab.cls == "card"]
     if kind in ("pile", "single") and layout and any(l.cls == "card" and l.card == layout[-1][0] for l in labels):
         top = layout[-1][0]
-    elif kind == "fan" and tops:
+    elif kind in ("fan", "stack") and tops:
         top = layout[-1][0]
     elif tops:
         top = tops[-1]

@@ -10,12 +10,13 @@ itself shows here, before the rules that join the stages can hide it:
   side: a fanned card's index lies inside the card over it too, but far from that one's
   corners). `find_recall`: labelled cards found; `outlines_unlabelled`: outlines that hold no
   labelled index near a corner (a false card, or a card the labels leave out);
-- **read**: the card reader on each found card's outline, warped upright
-  (`outline.card_crop`), against the label; `read_uncovered` counts only the outlines the finder
+- **read**: the read stage as the face pipeline runs it (`stages.read.Reader`: the face reader on
+  each found card's outline warped upright, and for a covered card the corner reader on its two
+  index corners too), against the label; `read_uncovered` counts only the outlines the finder
   calls `card` (a whole face), `read_covered` the `under` ones (a strip of face by its index).
 
-The finder keeps outlines as the face pipeline does (`stages.pipeline.Settings`). `--reader` and
-`--finder` measure other weights (an ONNX file each); the median time of each stage
+The finder keeps outlines as the face pipeline does (`stages.pipeline.Settings`). `--reader`,
+`--corner-reader` (`none`: without one) and `--finder` measure other weights (an ONNX file each); the median time of each stage
 a photo (one thread, photos scaled to at most 640 pixels as a camera frame is) is printed too.
 """
 from __future__ import annotations
@@ -34,8 +35,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.paths import models_dir  # noqa: E402
 from companion.vision.classes import SYMBOLS  # noqa: E402
-from companion.vision.outline import CardReader, OutlineFinder, upright  # noqa: E402
+from companion.vision.outline import OutlineFinder, upright  # noqa: E402
+from companion.vision.stages import Face, warp  # noqa: E402
 from companion.vision.stages.pipeline import Settings, reader_file  # noqa: E402
+from companion.vision.stages.read import Reader  # noqa: E402
 
 # the Roboflow export's class ids (its data.yaml), as the project's symbols
 ROBOFLOW_NAMES = ("0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild", "2", "3", "4", "5", "6",
@@ -87,7 +90,7 @@ def labelled_frame(path: Path) -> tuple:
     return image, [(sym, c * s) for sym, c in labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)]
 
 
-def measure(photos: list[Path], finder: OutlineFinder, reader: CardReader, corner: float) -> dict:
+def measure(photos: list[Path], finder: OutlineFinder, reader: Reader, corner: float) -> dict:
     found = labelled = unlabelled = outlines_n = 0
     read = collections.Counter()
     seen = collections.Counter()
@@ -111,7 +114,7 @@ def measure(photos: list[Path], finder: OutlineFinder, reader: CardReader, corne
         if not pairs:
             continue
         t = time.perf_counter()
-        probs = reader.read(image, [o.quad for o, _ in pairs])
+        probs = reader.symbols(warp(image, [Face(upright(o.quad), o.cls != "card", o.score) for o, _ in pairs]))
         t_read.append(time.perf_counter() - t)
         for (o, i), p in zip(pairs, probs):
             truth, got = labels[i][0], SYMBOLS[int(p.argmax())]
@@ -139,6 +142,8 @@ def main(argv=None) -> int:
     ap.add_argument("--finder", default=None, help="an outline finder's ONNX file (default: the shipped one)")
     ap.add_argument("--finder-imgsz", type=int, default=320)
     ap.add_argument("--reader", default=None, help="a card reader's ONNX file (default: the face pipeline's)")
+    ap.add_argument("--corner-reader", default=None,
+                    help="a corner reader's ONNX file (default: the face pipeline's; none: without one)")
     ap.add_argument("--corner", type=float, default=0.6,
                     help="how near an outline's corner its card's index lies, in short sides")
     a = ap.parse_args(argv)
@@ -152,9 +157,13 @@ def main(argv=None) -> int:
     settings = Settings()      # the face pipeline's: the find stage as the pipeline runs it
     finder = OutlineFinder(Path(a.finder or md / "outlines.onnx"), a.finder_imgsz, conf=settings.finder_conf,
                            iou=settings.finder_iou)
-    reader = CardReader(Path(a.reader or md / reader_file(json.loads((md / "recognizer.json").read_text()))))
+    meta = json.loads((md / "recognizer.json").read_text())
+    corners = a.corner_reader or (md / meta["corner_reader"] if meta.get("corner_reader") else None)
+    reader = Reader(Path(a.reader or md / reader_file(meta)), ("red", "yellow", "green", "blue"),
+                    corners=None if str(corners) == "none" else corners)
     res = measure(photos, finder, reader, a.corner)
     print(json.dumps({"split": a.split, "finder": str(a.finder or "shipped"), "reader": str(a.reader or "shipped"),
+                      "corner_reader": str(a.corner_reader or "shipped"),
                       **res}, indent=1))
     return 0
 

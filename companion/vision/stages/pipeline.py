@@ -60,7 +60,9 @@ class FacePipeline:
         self.settings, self.colors = settings, tuple(colors)
         self.find = Finder(folder / meta["outlines"], int(meta.get("outlines_imgsz", 320)), threads=threads,
                            conf=settings.finder_conf, iou=settings.finder_iou)
-        self.read = Reader(Path(reader), colors, allowed, threads=threads)
+        corners = meta.get("corner_reader")
+        self.read = Reader(Path(reader), colors, allowed, corners=folder / corners if corners else None,
+                           threads=threads)
 
     def recognize(self, image: np.ndarray) -> Recognition:
         if image is None or image.ndim != 3:

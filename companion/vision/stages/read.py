@@ -25,27 +25,53 @@ class Reading:
     color_share: float       # the share of the face's inked pixels that have `color`
 
 
+NONE = SYMBOLS.index("none")
+CORNER_TURNS = 1     # a corner view is read as it is: its index is in its first corner (both ways up: no better)
+
+
 class Reader:
     """The card reader network (64x96 upright crops -> symbol logits), each crop read both ways
     up (which short side is the top is not known), logits averaged. `allowed`: the symbols the
-    deck prints (the others are never named); `colors`: the deck's palette."""
+    deck prints (the others are never named); `colors`: the deck's palette.
 
-    def __init__(self, path: Path, colors: tuple, allowed=None, *, threads: int = 1):
-        self.net = session(Path(path), threads)
+    `corners`: the corner reader, a network of the same shape taught the index corners of real
+    fanned cards (`recipe real-faces --corners`). A covered face is read by both: the face
+    reader's log-probabilities plus the corner's, for the corner that shows an index most surely
+    ("none" least), weighted by how surely it does."""
+
+    def __init__(self, path: Path, colors: tuple, allowed=None, *, corners: Path | None = None, threads: int = 1):
+        self.path = Path(path)
+        self.net = session(self.path, threads)
+        self.corner_net = session(Path(corners), threads) if corners else None
         self.colors = tuple(colors)
         self.mask = np.array([allowed is None or s in allowed or s == "none" for s in SYMBOLS])
+
+    @staticmethod
+    def _probs(net, x: np.ndarray, turns: int = 2) -> np.ndarray:
+        """Each 96x64 crop of `x` read as it is (and half a turn round: `turns` 2), logits
+        averaged: N x len(SYMBOLS) probabilities."""
+        views = np.concatenate([x, x[:, ::-1, ::-1]]) if turns == 2 else x
+        t = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
+        logits = net.run(None, {net.get_inputs()[0].name: t})[0].reshape(turns, len(x), -1).mean(0)
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
 
     def symbols(self, crops: list[Crop]) -> np.ndarray:
         """N x len(SYMBOLS) probabilities."""
         if not crops:
             return np.zeros((0, len(SYMBOLS)), np.float32)
-        x = np.stack([c.pixels for c in crops])
-        views = np.concatenate([x, x[:, ::-1, ::-1]])
-        t = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
-        logits = self.net.run(None, {self.net.get_inputs()[0].name: t})[0]
-        logits = logits.reshape(2, len(crops), -1).mean(0)
-        logits = np.where(self.mask, logits, -np.inf)
-        e = np.exp(logits - logits.max(1, keepdims=True))
+        logp = np.log(self._probs(self.net, np.stack([c.pixels for c in crops])) + 1e-6)
+        covered = [i for i, c in enumerate(crops) if c.face.covered]
+        if self.corner_net is not None and covered:
+            pc = self._probs(self.corner_net, np.concatenate([crops[i].corners for i in covered]), CORNER_TURNS)
+            pc = pc.reshape(len(covered), 2, -1)
+            best = pc[np.arange(len(covered)), pc[:, :, NONE].argmin(1)]
+            shown = 1 - best[:, NONE:NONE + 1]
+            best[:, NONE] = 0
+            best /= np.maximum(best.sum(1, keepdims=True), 1e-6)
+            logp[covered] += shown * np.log(best + 1e-6)
+        logp = np.where(self.mask, logp, -np.inf)
+        e = np.exp(logp - logp.max(1, keepdims=True))
         return e / e.sum(1, keepdims=True)
 
     def colour(self, crop: Crop) -> tuple[str | None, float]:

@@ -1,4 +1,5 @@
-"""Warp: each face cut out of the frame and turned upright, as the reader learnt to read it.
+"""Warp: each face cut out of the frame and turned upright, as the reader learnt to read it, and
+its two index corners drawn at the same size (what a fan leaves in view of a covered card).
 
 A face the frame's edge cuts is still a face: the pixels beyond the edge repeat the edge's, and
 the reader reads what is visible."""
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..outline import CARD_CROP, card_crop
+from ..outline import CARD_CROP, card_crop, corner_quads, quad_crop
 from .find import Face
 
 
@@ -16,7 +17,9 @@ from .find import Face
 class Crop:
     face: Face
     pixels: np.ndarray       # CARD_CROP[1] x CARD_CROP[0] x 3, BGR
+    corners: np.ndarray      # 2 x CARD_CROP[1] x CARD_CROP[0] x 3: the two index corners (`outline.corner_quads`)
 
 
 def warp(image: np.ndarray, faces: list[Face], size: tuple = CARD_CROP) -> list[Crop]:
-    return [Crop(f, card_crop(image, f.quad, size)) for f in faces]
+    return [Crop(f, card_crop(image, f.quad, size), np.stack([quad_crop(image, q, size) for q in corner_quads(f.quad)]))
+            for f in faces]
