@@ -612,3 +612,13 @@ def test_card_reader_crops_can_favour_the_rare_symbols(tmp_path):
     rare = json.loads(write_cards(tmp_path / "r", count=12, first_seed=7_000_000, procs=1, favour=RARE).read_text())
     share = lambda rows: np.mean([r["symbol"].startswith("wild") for r in rows if r["symbol"] != "none"])
     assert share(rare) > 2 * share(plain)
+
+
+def test_a_scene_can_be_printed_in_one_design_and_stays_the_same_otherwise():
+    from companion.vision.synth import make_scene
+    a = make_scene(9_990_001, size=(160, 120), kind="single")
+    assert a == make_scene(9_990_001, size=(160, 120), kind="single", design=None)
+    flat = make_scene(9_990_001, size=(160, 120), kind="single", design="flat")
+    classic = make_scene(9_990_001, size=(160, 120), kind="single", design="classic")
+    assert flat == make_scene(9_990_001, size=(160, 120), kind="single", design="flat")
+    assert not np.array_equal(flat.image, classic.image)

@@ -33,6 +33,9 @@ set at 9,200,000.. or the second fresh set at 9,300,000..)
   discard pile, overhead and by the leaning phone, scored as the shared scorer scores photos of
   several cards: the multiset of reported cards (colour and symbol) against every card whose
   corner index is in view (seeds 9,920,000.., 9,930,000.. and 9,940,000..; +5,000 by the phone);
+- with --per-face N, N photos of one card for every face of every deck in every print design
+  (`render.DESIGNS`), the card three quarters or more in view: a table of faces read right by
+  design, and the worst faces (seeds 9,960,000..);
 - held-out synthetic negatives (empty tables, card backs, hands, phones): no card reported; with
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000.., or from --lookalike-seed);
@@ -287,6 +290,43 @@ def stock_yolo_latency(images, imgsz=640) -> float:
         return latency(run, images)
 
 
+def per_face(rec, n: int, *, first: int) -> dict:
+    """Every face of every deck profile in every print design, on `n` photos of one card each
+    (the card drawn often: `favour`; only photos where it is the card and 75% or more in view)."""
+    from companion.cards import deck_names
+    from companion.vision.render import DESIGNS
+    decks = {}
+    for name in ("classic", *deck_names()):
+        for symbol in deck_profile(name).symbols():
+            decks.setdefault(symbol, name)
+    table, worst = {}, []
+    for d, design in enumerate(DESIGNS):
+        row = {}
+        for k, (symbol, deck_name) in enumerate(sorted(decks.items())):
+            print(f"  per face: {design} {symbol}", file=sys.stderr, flush=True)
+            seen = right = 0
+            base = first + (d * 100 + k) * 1000
+            for j in range(20 * n):
+                if seen >= n:
+                    break
+                sc = make_scene(base + j, size=(640, 480), kind="single", deck_name=deck_name, design=design,
+                                favour=(symbol,))
+                if sc.top is None or sc.top.symbol != symbol or (_top_in_view(sc) or 0) < 0.75:
+                    continue
+                reader = rec(sc.deck)
+                if reader is None:
+                    continue
+                seen += 1
+                right += det_key(reader.recognize(sc.image).top) == key(sc.top)
+            row[symbol] = round(right / seen, 3) if seen else None
+            if seen:
+                worst.append((right / seen, f"{design} {symbol} {right}/{seen}"))
+        table[design] = row
+    worst.sort()
+    return {"faces_right": table, "least": round(worst[0][0], 3) if worst else None,
+            "worst": [w for _, w in worst[:8]]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--piles", type=int, default=500)
@@ -294,6 +334,8 @@ def main(argv=None) -> int:
     ap.add_argument("--latency", type=int, default=100)
     ap.add_argument("--photo-latency", type=int, default=0, metavar="N",
                     help="also the latency of reading N phone photos of one card at 4032x3024 (`companion recognize`)")
+    ap.add_argument("--per-face", type=int, default=0, metavar="N",
+                    help="also N photos of every face of every deck in every print design: a table by face")
     ap.add_argument("--small", type=int, default=0,
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
     ap.add_argument("--tilted", type=int, default=0,
@@ -379,6 +421,8 @@ def main(argv=None) -> int:
         res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000, misses=misses)
         res["singles_phone_1280x960"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 880_000,
                                                 size=(1280, 960), tilt=30.0, misses=misses)
+    if a.per_face:      # seeds 9,960,000..
+        res["per_face"] = per_face(which, a.per_face, first=SEEDS["bench"] + 960_000)
     if a.unseen_fonts:      # seeds 9,890,000.. and 9,895,000..
         try:
             fonts = pick_fonts(a.font_names)
