@@ -180,9 +180,9 @@ def _run(args: argparse.Namespace, players: list[str], target: int, rounds: int 
     if not args.no_web:
         server = _serve(table, game, args.port)
     print(what_happens(players, args.deck, target, rounds))
-    if server is not None and pace and term.tty:
-        time.sleep(START_PAUSE)
     try:
+        if server is not None and pace and term.tty:
+            time.sleep(START_PAUSE)
         report = game.play()
     except KeyboardInterrupt:
         term.end_progress()
