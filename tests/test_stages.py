@@ -72,7 +72,8 @@ def test_warp_cuts_both_index_corners_at_the_readers_size():
     img = np.zeros((300, 400, 3), np.uint8)
     img[50:80, 100:130] = (0, 255, 0)                        # a mark in the card's first corner
     img[170:200, 170:200] = (255, 0, 0)                      # another in the opposite one
-    corners = warp(img, [face()])[0].corners
+    assert warp(img, [face()])[0].corners is None            # an uncovered face is read whole
+    corners = warp(img, [face(covered=True)])[0].corners
     assert corners.shape == (2, 96, 64, 3)
     assert (corners[0][3:20, 3:20] == (0, 255, 0)).all() and (corners[1][3:20, 3:20] == (255, 0, 0)).all()
 

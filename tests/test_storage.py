@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.panel import Buzzer
 from companion.repair import main as repair_main
 from companion.run import Companion
-from companion.store import STORAGE_EXIT, EventLog, LogDamaged, LogForeign, LogUnwritable, StorageError
+from companion.store import STORAGE_EXIT, LogDamaged, LogForeign, StorageError
 from companion.table import STORAGE_FULL, Table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,13 +231,6 @@ def test_a_read_only_folder_is_named_with_the_user(tmp_path):
     finally:
         ro.chmod(0o755)
         shutil.rmtree(base, ignore_errors=True)
-
-
-def test_storage_errors_say_what_they_are():
-    assert issubclass(LogUnwritable, StorageError) and issubclass(LogForeign, LogDamaged)
-    log = EventLog(None)
-    assert log.probe() is True
-    log.close()
 
 
 # -- companion repair ----------------------------------------------------------------------------

@@ -127,7 +127,7 @@ class Eyes:
 
 
 def _oracle(shot: Shot | None):
-    from companion.vision.recognizer import Detection, Recognition
+    from companion.vision.detection import Detection, Recognition
     if shot is not None and shot.hand is not None:
         dets = [Detection(c.color, c.symbol, 0.99, box) for c, box in shot.hand]
         return Recognition(dets, None)

@@ -21,7 +21,9 @@ import numpy as np
 
 from companion.cards import Card
 from companion.vision.render import Face, Style, render_card
-from companion.vision.synth import Canvas, add_hand, camera_effects, card_quad, table_surface
+from companion.vision.camera_look import camera_effects
+from companion.vision.synth import Canvas, add_hand, card_quad
+from companion.vision.tables import table_surface
 
 W, H = 640, 480
 CENTRE = (W / 2, H / 2)

@@ -1,4 +1,5 @@
 """Seeing the cards: synthetic data, the recogniser (ONNX Runtime), its command."""
-from .recognizer import Detection, ModelError, Recognition, Recognizer
+from .detection import Detection, Recognition
+from .recognizer import ModelError, Recognizer
 
 __all__ = ["Detection", "ModelError", "Recognition", "Recognizer"]

@@ -13,52 +13,21 @@ import collections
 import functools
 import json
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from ..cards import Card, CardError, deck as deck_profile, deck_names, kinds
+from ..cards import deck as deck_profile, deck_names, kinds
 from ..paths import models_dir
 from .classes import DETECTOR_CLASSES, SYMBOLS
 from .colour import (SKIN_MAX_SAT, balance, colour_of_hues, colour_shares, illuminant_gains, palette_misfit,
                      saturated_hues, skin_like, skin_most, white_balance)
 from .dataset import crop_square
+from .detection import Detection, Recognition
 from .outline import CardReader, OutlineFinder, edge_across, quad_iou, quad_overlap, upright
 from .runtime import ModelError, letterbox, session, turned_logits
-
-
-@dataclass(frozen=True)
-class Detection:
-    """One face-up card seen: colour (None for wilds), symbol, confidence and pixel box."""
-
-    color: str | None
-    symbol: str
-    confidence: float
-    box: tuple
-
-    @property
-    def card(self) -> Card | None:
-        try:
-            return Card(None if kinds()[self.symbol].wild else self.color, self.symbol)
-        except (CardError, KeyError):
-            return None
-
-    def to_json(self) -> dict:
-        return {"color": self.color, "symbol": self.symbol, "confidence": round(self.confidence, 4),
-                "box": [round(float(v), 1) for v in self.box]}
-
-
-@dataclass
-class Recognition:
-    cards: list = field(default_factory=list)
-    top: Detection | None = None
-    parts: list = field(default_factory=list)     # raw detections (class, box, score, symbol, p)
-
-    def to_json(self, image: str | None = None) -> dict:
-        out = {"cards": [c.to_json() for c in self.cards], "top": self.top.to_json() if self.top else None}
-        return {"image": image, **out} if image is not None else out
 
 
 @dataclass

@@ -21,7 +21,9 @@ import cv2
 import numpy as np
 
 from ..cards import Card, deck
+from .camera_look import camera_effects
 from .render import CARD_H, CARD_W, Face, Style, fade, render_back, render_card, render_playing_card
+from .tables import noise, table_surface
 
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
 # kinds drawn only when asked for: "lookalike", a negative with printed look-alikes of UNO cards;
@@ -63,64 +65,6 @@ class Scene:
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
                 and self.labels == other.labels and self.top == other.top and self.lookalikes == other.lookalikes)
-
-
-# ------------------------------------------------------------------ table surfaces
-def _noise(rng, h, w, scale):
-    small = rng.random((max(2, h // scale), max(2, w // scale))).astype(np.float32)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
-
-
-def table_surface(rng: np.random.Generator, h: int, w: int, backgrounds=None) -> np.ndarray:
-    """A table top: wood, cloth, felt, plain, patterned, or a crop of a supplied photo."""
-    if backgrounds and rng.random() < 0.35:
-        src = backgrounds[rng.integers(len(backgrounds))]
-        sh, sw = src.shape[:2]
-        ch, cw = int(sh * rng.uniform(0.4, 1)), int(sw * rng.uniform(0.4, 1))
-        y, x = rng.integers(0, sh - ch + 1), rng.integers(0, sw - cw + 1)
-        return cv2.resize(src[y: y + ch, x: x + cw], (w, h)).astype(np.float32)
-    kind = rng.choice(["wood", "cloth", "felt", "plain", "pattern", "stone"])
-    base = np.float32(rng.uniform(20, 235, 3))
-    img = np.empty((h, w, 3), np.float32)
-    if kind == "wood":
-        base = np.float32([rng.uniform(30, 120), rng.uniform(60, 150), rng.uniform(100, 210)])
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        ang = rng.uniform(0, np.pi)
-        t = xx * np.cos(ang) + yy * np.sin(ang)
-        warp = _noise(rng, h, w, 40) * rng.uniform(10, 40)
-        grain = np.sin((t + warp) / rng.uniform(2, 8)) * 0.5 + 0.5
-        fine = _noise(rng, h, w, 2)
-        g = 0.75 + 0.2 * grain + 0.1 * fine
-        img[:] = base * g[..., None]
-        if rng.random() < 0.5:  # planks
-            period = rng.uniform(40, 150)
-            line = (np.mod(t, period) < 2).astype(np.float32)
-            img *= (1 - 0.5 * line)[..., None]
-    elif kind == "cloth":
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        p = rng.uniform(2, 6)
-        weave = (np.sin(xx * np.pi / p) * np.sin(yy * np.pi / p)) * 0.5 + 0.5
-        img[:] = base * (0.8 + 0.25 * weave + 0.1 * _noise(rng, h, w, 1))[..., None]
-    elif kind == "felt":
-        base = np.float32(rng.choice([[40, 110, 30], [120, 60, 20], [30, 30, 130], [50, 50, 50], [90, 90, 90]])) * rng.uniform(0.6, 1.4)
-        img[:] = base * (0.85 + 0.25 * _noise(rng, h, w, 1) + 0.1 * _noise(rng, h, w, 30))[..., None]
-    elif kind == "pattern":
-        img[:] = base
-        other = tuple(float(v) for v in rng.uniform(20, 235, 3))
-        step = int(rng.integers(15, 60))
-        if rng.random() < 0.5:
-            for y in range(0, h, step):
-                for x in range((y // step) % 2 * step // 2, w, step):
-                    cv2.circle(img, (x, y), step // 4, other, -1, cv2.LINE_AA)
-        else:
-            for x in range(-h, w, step):
-                cv2.line(img, (x, 0), (x + h, h), other, max(2, step // 4), cv2.LINE_AA)
-        img *= (0.9 + 0.15 * _noise(rng, h, w, 3))[..., None]
-    elif kind == "stone":
-        img[:] = base * (0.7 + 0.3 * _noise(rng, h, w, 8) + 0.2 * _noise(rng, h, w, 1))[..., None]
-    else:
-        img[:] = base * (0.95 + 0.08 * _noise(rng, h, w, 2))[..., None]
-    return np.clip(img, 0, 255)
 
 
 # ------------------------------------------------------------------ placing things
@@ -237,7 +181,7 @@ def add_hand(canvas: Canvas, rng, target):
     h, w = canvas.owner.shape
     mask = _hand_mask(rng, h, w, target)
     tone = np.float32(SKIN[rng.integers(len(SKIN))]) * rng.uniform(0.8, 1.15)
-    shade = (0.8 + 0.3 * _noise(rng, h, w, 20))[..., None]
+    shade = (0.8 + 0.3 * noise(rng, h, w, 20))[..., None]
     canvas.occlude(mask, np.clip(tone * shade, 0, 255))
 
 
@@ -322,48 +266,6 @@ def _add_lookalikes(canvas: Canvas, rng, cx: float, cy: float, height: float) ->
             if v >= 0.6 and b is not None:
                 boxes.append(b)
     return boxes
-
-
-# ------------------------------------------------------------------ camera and light
-def camera_effects(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
-    """Room light (warm, cool, dim), vignette, shadow, glare, blur, noise and JPEG."""
-    h, w = img.shape[:2]
-    img = img.astype(np.float32)
-    temp = rng.normal(0, 0.12 * strength)
-    img *= np.float32([1 - temp, 1 - temp * 0.2, 1 + temp * 0.8])[None, None]
-    img *= rng.uniform(0.45, 1.25) if rng.random() < 0.9 else 1.0
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    if rng.random() < 0.6:
-        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
-        d = np.sqrt((xx - gx) ** 2 + (yy - gy) ** 2) / max(h, w)
-        img *= (1 - rng.uniform(0, 0.5) * np.clip(d, 0, 1))[..., None]
-    if rng.random() < 0.35:
-        m = np.zeros((h, w), np.uint8)
-        pts = np.int32(np.stack([rng.uniform(-w * .2, w * 1.2, 5), rng.uniform(-h * .2, h * 1.2, 5)], 1))
-        cv2.fillPoly(m, [cv2.convexHull(pts)], 255)
-        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(3, 25)).astype(np.float32) / 255
-        img *= (1 - rng.uniform(0.2, 0.55) * m)[..., None]
-    if rng.random() < 0.25:
-        m = np.zeros((h, w), np.float32)
-        cv2.ellipse(m, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), (int(rng.uniform(5, w / 4)), int(rng.uniform(5, h / 6))),
-                    rng.uniform(0, 180), 0, 360, 1.0, -1)
-        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(4, 20))
-        img += (m * rng.uniform(60, 200))[..., None]
-    img = np.clip(img, 0, 255)
-    r = rng.random()
-    if r < 0.35:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.6) * strength + 0.01)
-    elif r < 0.5:
-        k = int(rng.integers(3, 9))
-        ker = np.zeros((k, k), np.float32)
-        ker[k // 2, :] = 1 / k
-        ker = cv2.warpAffine(ker, cv2.getRotationMatrix2D((k / 2 - .5, k / 2 - .5), rng.uniform(0, 180), 1), (k, k))
-        img = cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6))
-    img += rng.normal(0, rng.uniform(0, 7) * strength, img.shape).astype(np.float32)
-    img = np.clip(img, 0, 255).astype(np.uint8)
-    q = int(rng.integers(35, 96))
-    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 # ------------------------------------------------------------------ scenes

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from companion.cards import deck as deck_profile  # noqa: E402
 from companion.paths import models_dir  # noqa: E402
 from companion.vision.classes import SYMBOLS  # noqa: E402
 from companion.vision.outline import OutlineFinder, upright  # noqa: E402
@@ -159,7 +160,7 @@ def main(argv=None) -> int:
                            iou=settings.finder_iou)
     meta = json.loads((md / "recognizer.json").read_text())
     corners = a.corner_reader or (md / meta["corner_reader"] if meta.get("corner_reader") else None)
-    reader = Reader(Path(a.reader or md / reader_file(meta)), ("red", "yellow", "green", "blue"),
+    reader = Reader(Path(a.reader or md / reader_file(meta)), deck_profile("classic").colors,
                     corners=None if str(corners) == "none" else corners)
     res = measure(photos, finder, reader, a.corner)
     print(json.dumps({"split": a.split, "finder": str(a.finder or "shipped"), "reader": str(a.reader or "shipped"),

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...cards import deck as deck_profile, deck_names
 from ...paths import models_dir
-from ..recognizer import Detection, Recognition
+from ..detection import Detection, Recognition
 from ..runtime import ModelError
 from .decide import decide
 from .find import Finder

@@ -1,5 +1,5 @@
 """Warp: each face cut out of the frame and turned upright, as the reader learnt to read it, and
-its two index corners drawn at the same size (what a fan leaves in view of a covered card).
+a covered face's two index corners drawn at the same size (what a fan leaves in view of it).
 
 A face the frame's edge cuts is still a face: the pixels beyond the edge repeat the edge's, and
 the reader reads what is visible."""
@@ -17,9 +17,11 @@ from .find import Face
 class Crop:
     face: Face
     pixels: np.ndarray       # CARD_CROP[1] x CARD_CROP[0] x 3, BGR
-    corners: np.ndarray      # 2 x CARD_CROP[1] x CARD_CROP[0] x 3: the two index corners (`outline.corner_quads`)
+    corners: np.ndarray | None   # a covered face's two index corners (`outline.corner_quads`),
+                                 # 2 x CARD_CROP[1] x CARD_CROP[0] x 3; None for an uncovered face
 
 
 def warp(image: np.ndarray, faces: list[Face], size: tuple = CARD_CROP) -> list[Crop]:
-    return [Crop(f, card_crop(image, f.quad, size), np.stack([quad_crop(image, q, size) for q in corner_quads(f.quad)]))
+    return [Crop(f, card_crop(image, f.quad, size),
+                 np.stack([quad_crop(image, q, size) for q in corner_quads(f.quad)]) if f.covered else None)
             for f in faces]

@@ -1,0 +1,39 @@
+"""What a recogniser reports, whichever pipeline made it: each card seen (`Detection`) and the
+top card among them (`Recognition`); `to_json` is `companion recognize --json`'s contract."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import Card, CardError, kinds
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One face-up card seen: colour (None for wilds), symbol, confidence and pixel box."""
+
+    color: str | None
+    symbol: str
+    confidence: float
+    box: tuple
+
+    @property
+    def card(self) -> Card | None:
+        try:
+            return Card(None if kinds()[self.symbol].wild else self.color, self.symbol)
+        except (CardError, KeyError):
+            return None
+
+    def to_json(self) -> dict:
+        return {"color": self.color, "symbol": self.symbol, "confidence": round(self.confidence, 4),
+                "box": [round(float(v), 1) for v in self.box]}
+
+
+@dataclass
+class Recognition:
+    cards: list = field(default_factory=list)
+    top: Detection | None = None
+    parts: list = field(default_factory=list)     # raw detections (class, box, score, symbol, p)
+
+    def to_json(self, image: str | None = None) -> dict:
+        out = {"cards": [c.to_json() for c in self.cards], "top": self.top.to_json() if self.top else None}
+        return {"image": image, **out} if image is not None else out
