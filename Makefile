@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test setup setup-test browser
+.PHONY: demo test setup setup-test debian
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,17 @@ setup: $(BIN)/python
 setup-test: $(BIN)/python
 	$(BIN)/pip install -q -e '.[test,train]'
 
-# Debian's chromium for the browser test (never `playwright install`); skipped when not root.
-browser:
-	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "chromium missing: browser tests will skip"; }
+# Debian's packages some tests use for real, installed when run as root (their tests skip when
+# absent): chromium for the browser tests (never `playwright install`), espeak-ng for speech.
+DEBIAN_PACKAGES := chromium espeak-ng
+debian:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$missing >/dev/null || echo "could not install$$missing: their tests will skip"; \
+	else echo "not installed:$$missing (run as root to install them): their tests will skip"; fi
 
 demo: setup
 	$(BIN)/companion demo
 
-test: setup-test browser
+test: setup-test debian
 	$(BIN)/python -m pytest

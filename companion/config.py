@@ -9,7 +9,7 @@ smallest config names only the players::
     >>> parse_config('[camra]\\nfps = 15')
     Traceback (most recent call last):
     ...
-    companion.config.UnknownKeyError: unknown key 'camra' (known: table, rules, camera, pile, gate, web, panel, pins, colors)
+    companion.config.UnknownKeyError: unknown key 'camra' (known: table, rules, camera, pile, gate, web, panel, pins, colors, voice, club)
 
 Errors name the key (``camera.fps``) and say what would be accepted.
 """
@@ -102,6 +102,33 @@ class PanelConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    enabled: bool = False         # say every call aloud with espeak-ng (see companion.voice)
+    voice: str = "en"             # espeak-ng voice (`espeak-ng --voices`); its language picks the sentences
+    rate: int = 165               # words a minute
+    volume: int = 80              # 0-100
+    speak: str = "all"            # all | calls: only what someone must act on
+    sentences: str = ""           # a translated sentences file (default: the shipped one for the language)
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    """Where this table publishes its game for the club's hub (companion.club)."""
+
+    broker: str                   # the MQTT broker's host name or address
+    club: str                     # the club's name in the topics: uno/<club>/tables/<table>/...
+    table: str                    # this table's name (and, with an ACL, its broker user name)
+    port: int = 1883              # 8883 is the usual one with TLS
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""             # the CA certificate of a broker with its own (TLS); empty: the system's
+
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")     # a club or table name: one topic level
+
+
+@dataclass(frozen=True)
 class PinConfig:
     buttons: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_BUTTON_PINS))
     seat_uno: tuple[int, ...] = ()
@@ -130,6 +157,8 @@ class Config:
     pins: PinConfig = PinConfig()
     colors: dict[str, ColorSample] = field(default_factory=dict)
     path: Path | None = None
+    voice: VoiceConfig = VoiceConfig()
+    club: ClubConfig | None = None
 
     def setup(self) -> dict:
         """The ``setup`` input of a new game (players, dealer, deck, rules) for ``Table(setup=...)``."""
@@ -139,7 +168,7 @@ class Config:
         return out
 
 
-SECTIONS = ("table", "rules", "camera", "pile", "gate", "web", "panel", "pins", "colors")
+SECTIONS = ("table", "rules", "camera", "pile", "gate", "web", "panel", "pins", "colors", "voice", "club")
 
 
 def load_config(path: str | Path) -> Config:
@@ -343,7 +372,64 @@ def _build(data: dict, path: Path | None) -> Config:
                                    cs.get("sat", 0.0, float, lo=0, hi=255),
                                    cs.get("val", 0.0, float, lo=0, hi=255))
 
-    return Config(table, rules, camera, pile, gate, web, panel, pins, colors, path)
+    return Config(table, rules, camera, pile, gate, web, panel, pins, colors, path, voice=_voice(sec["voice"], path),
+                  club=_club(sec["club"], path))
+
+
+def _club(s: "_Section", path: Path | None) -> ClubConfig | None:
+    """``[club]``: absent or empty means no club; otherwise broker, club and table are all needed."""
+    s.check_known(tuple(ClubConfig.__dataclass_fields__))
+    if not s.data:
+        return None
+    missing = [k for k in ("broker", "club", "table") if not str(s.data.get(k, "")).strip()]
+    if missing:
+        raise ConfigError(f"[club] is half configured: {', '.join('club.' + k for k in missing)} missing "
+                          "(set broker, club and table, or remove [club] to play without the club)")
+    for k in ("club", "table"):
+        v = s.get(k, "", str)
+        if not NAME.fullmatch(v):
+            raise ConfigError(f"club.{k} must be 1 to 40 letters, digits, '-' or '_' (one MQTT topic level), "
+                              f"got {v!r}")
+    user, password = s.get("username", "", str), s.get("password", "", str)
+    if bool(user) != bool(password):
+        raise ConfigError("club.username and club.password go together: set both, or neither")
+    ca = s.get("ca_file", "", str)
+    if ca:
+        p = Path(ca)
+        if not p.is_absolute() and path is not None:
+            p = path.parent / p
+        if not p.is_file():
+            raise ConfigError(f"club.ca_file: no file {p}")
+        ca = str(p)
+    tls = s.get("tls", False, bool)
+    if ca and not tls:
+        raise ConfigError("club.ca_file is set but club.tls is false: set tls = true to use it")
+    return ClubConfig(broker=s.get("broker", "", str).strip(), club=s.data["club"], table=s.data["table"],
+                      port=s.get("port", 8883 if tls else 1883, int, lo=1, hi=65535), username=user,
+                      password=password, tls=tls, ca_file=ca)
+
+
+def _voice(s: "_Section", path: Path | None) -> VoiceConfig:
+    s.check_known(tuple(VoiceConfig.__dataclass_fields__))
+    voice = s.get("voice", "en", str)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,39}", voice):
+        raise ConfigError(f"voice.voice must be an espeak-ng voice name like \"en\" or \"en-gb\", got {voice!r}")
+    sentences = s.get("sentences", "", str)
+    if sentences:
+        p = Path(sentences)
+        if not p.is_absolute() and path is not None:
+            p = path.parent / p
+        if not p.is_file():
+            raise ConfigError(f"voice.sentences: no file {p}")
+        from companion.voice.sentences import Sentences
+        try:
+            Sentences.load(path=p)
+        except ValueError as exc:
+            raise ConfigError(f"voice.sentences: {exc}") from None
+        sentences = str(p)
+    return VoiceConfig(enabled=s.get("enabled", False, bool), voice=voice,
+                       rate=s.get("rate", 165, int, lo=80, hi=450), volume=s.get("volume", 80, int, lo=0, hi=100),
+                       speak=s.get("speak", "all", str, choices=("all", "calls")), sentences=sentences)
 
 
 def _pins(s: _Section, n_players: int) -> PinConfig:

@@ -30,6 +30,7 @@ log = logging.getLogger("companion.run")
 TUNE_PRIORITY = ("storage", "camera", "game_over", "round_over", "illegal_play", "penalty", "caught", "false_uno",
                  "uno_needed", "rejected", "question", "turn")
 SCAN_INPUTS = ("verdict", "reveal", "hand")
+VOICE_BUTTON = "challenge"     # held for a long press: mute or unmute the voice (when [voice] is on)
 STORAGE_RECHECK = 5.0      # seconds between looks for room again while paused for storage
 
 
@@ -101,8 +102,9 @@ class Companion:
     def __init__(self, table, events: queue.Queue, *, watcher: CardWatcher | None = None,
                  decoder: ButtonDecoder | None = None, buzzer: Buzzer | None = None, leds: ColorLeds | None = None,
                  notifier: Notifier | None = None, clock: Callable[[], float] = time.monotonic,
-                 on_announcements: Callable[[list[dict]], None] | None = None):
+                 on_announcements: Callable[[list[dict]], None] | None = None, voice=None):
         self.table, self.events, self.watcher = table, events, watcher
+        self.voice = voice                      # companion.voice.Voice: camera questions, mute button
         self.decoder = decoder or ButtonDecoder()
         self.buzzer, self.leds = buzzer, leds
         self.notifier = notifier or Notifier(env={})
@@ -176,6 +178,11 @@ class Companion:
         return []
 
     def press(self, press: Press) -> list[dict]:
+        if press.button == VOICE_BUTTON and press.long and self.voice is not None:
+            muted = self.voice.toggle()
+            if self.buzzer:
+                self.buzzer.announce("click")
+            return [{"type": "voice", "text": "Voice muted" if muted else "Voice on", "muted": muted}]
         inp = input_for(press, self.table.snapshot())
         if inp is None:
             log.info("button %s%s means nothing now", press.button, " (long)" if press.long else "")
@@ -201,7 +208,10 @@ class Companion:
                         ", ".join(event.candidates) or "nothing readable")
             self._buzz(["question"])
             self._status_changed()
-            return [{"type": "question", "text": text, "candidates": list(event.candidates)}]
+            asked = [{"type": "question", "text": text, "candidates": list(event.candidates)}]
+            if self.voice is not None:
+                self.voice.announce(asked)
+            return asked
         if event.kind == "cleared":
             log.info("the pile is empty")
             return []
@@ -370,6 +380,38 @@ def warn_if_low_on_space(db: str, min_free_mb: int) -> int | None:
     return free
 
 
+def start_voice(cfg: Config, table):
+    """The table's voice when ``[voice] enabled`` (a silent one, after one warning, when espeak-ng or
+    the audio device is missing); None when off."""
+    try:
+        from companion.voice import build_voice
+        voice = build_voice(cfg.voice)
+    except (ImportError, ValueError) as exc:
+        log.warning("voice: %s; the referee stays silent (the game goes on)", exc)
+        return None
+    if voice is not None:
+        voice.attach(table)
+        if voice.available:
+            log.info("voice: speaking %s calls (%s, %d words a minute); hold CHALLENGE to mute",
+                     cfg.voice.speak, cfg.voice.voice, cfg.voice.rate)
+    return voice
+
+
+def start_club(cfg: Config, table):
+    """The table's club publisher when ``[club]`` is set (it connects in the background, so a
+    broker that is down only means the game is sent later); None otherwise."""
+    if cfg.club is None:
+        return None
+    try:
+        from companion.club.publisher import ClubPublisher
+    except ImportError as exc:
+        log.error("club: paho-mqtt is missing (%s): this table is not published", exc)
+        return None
+    c = cfg.club
+    log.info("club: publishing this table as %s of club %s to %s:%d", c.table, c.club, c.broker, c.port)
+    return ClubPublisher(table, c).start()
+
+
 def build_watcher(cfg: Config, top, *, recognizer=None, source=None) -> CardWatcher | None:
     """The card watcher for ``cfg``; None (with the reason logged) when there is no recogniser."""
     if recognizer is None:
@@ -438,9 +480,16 @@ def main(args: argparse.Namespace) -> int:
                 closers.append(buzzer.close)
         except Exception as exc:   # GPIO busy or not permitted: still referee with the page
             log.error("GPIO panel unavailable (%s); is the user in the gpio group?", exc)
-    decoder = ButtonDecoder(bounce=cfg.panel.bounce, long_press=cfg.panel.long_press)
+    voice = start_voice(cfg, table)
+    if voice is not None:
+        closers.append(voice.close)
+    club = start_club(cfg, table)
+    if club is not None:
+        closers.append(club.close)
+    decoder = ButtonDecoder(bounce=cfg.panel.bounce, long_press=cfg.panel.long_press,
+                            long_buttons=("pass", VOICE_BUTTON) if voice is not None else ("pass",))
     companion = Companion(table, events, watcher=watcher, decoder=decoder, buzzer=buzzer, leds=leds,
-                          notifier=Notifier())
+                          notifier=Notifier(), voice=voice)
 
     if watcher is not None:
         watcher.start(events.put)
@@ -450,7 +499,8 @@ def main(args: argparse.Namespace) -> int:
             from companion.web import create_app
             from companion.web.serve import start
             app = create_app(table, config={"HOST_PIN": cfg.web.host_pin or None,
-                                            "CAMERA": Preview(watcher, companion)})
+                                            "CAMERA": Preview(watcher, companion), "VOICE": voice,
+                                            "VOICE_LANGUAGE": cfg.voice.voice})
             server = start(app, cfg.web.host, cfg.web.port, cfg.web.threads)
             closers.append(server.stop)
         except ImportError as exc:

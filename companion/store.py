@@ -179,6 +179,37 @@ class EventLog:
                                     (self.game if game is None else game,)).fetchall()
         return [{"seq": r[0], "event": json.loads(r[1]), "source": r[2], "at": r[3], "game": r[4]} for r in rows]
 
+    def since(self, seq: int, limit: int = 100) -> list[dict]:
+        """Up to ``limit`` inputs after ``seq``, of every game, oldest first; each with ``prev``,
+        the input before it in the file (0 for the first), so a reader can tell a gap."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, json, source, at, game FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                                    (seq, limit)).fetchall()
+            before = self._db.execute("SELECT MAX(seq) FROM events WHERE seq <= ?", (seq,)).fetchone()[0] if rows else 0
+        out, prev = [], int(before or 0)
+        for r in rows:
+            out.append({"seq": r[0], "event": json.loads(r[1]), "source": r[2], "at": r[3], "game": r[4], "prev": prev})
+            prev = r[0]
+        return out
+
+    def mark(self, key: str) -> str | None:
+        """A value kept beside the log (the club outbox's last acknowledged input), or None."""
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT value FROM marks WHERE key = ?", (key,)).fetchone()
+            except sqlite3.OperationalError:        # no marks yet
+                return None
+        return row[0] if row else None
+
+    def set_mark(self, key: str, value: str) -> None:
+        with self._lock:
+            try:
+                self._db.execute("CREATE TABLE IF NOT EXISTS marks (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                self._db.execute("INSERT INTO marks (key, value) VALUES (?, ?) "
+                                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+            except sqlite3.Error as exc:
+                raise _named(exc, self.path) from None
+
     def last_seq(self) -> int:
         with self._lock:
             row = self._db.execute("SELECT MAX(seq) FROM events").fetchone()

@@ -247,6 +247,11 @@ class Table:
             return self.submit({"setup": setup}, source="setup")
 
     @property
+    def log(self) -> EventLog:
+        """The event log itself (the club publisher reads it as its outbox)."""
+        return self._log
+
+    @property
     def referee(self) -> Referee:
         return self._ref
 

@@ -20,6 +20,8 @@ log = logging.getLogger("companion.demo")
 QUIET_LOGGERS = ("companion.run", "companion.camera", "companion.web", "companion.panel", "waitress")
 DEFAULT_TARGET = 500
 START_PAUSE = 3.0     # seconds to scan the page's QR code before the commentary scrolls it away
+PACE = 0.3            # seconds after each card played
+VOICE_PACE = 2.0      # ... when the calls are spoken: time to say them
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
 
@@ -35,8 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=None, metavar="N",
                         help="play N rounds (or until the game is won)")
     parser.add_argument("--fast", action="store_true", help="no pauses between plays")
-    parser.add_argument("--pace", type=float, default=0.3, metavar="SECONDS",
-                        help="pause after each card played, so people can follow on the page (default: 0.3)")
+    parser.add_argument("--pace", type=float, default=None, metavar="SECONDS",
+                        help="pause after each card played, so people can follow on the page "
+                             f"(default: {PACE}; {VOICE_PACE} with --voice)")
+    parser.add_argument("--voice", action="store_true",
+                        help="say every call aloud with espeak-ng, as [voice] does at a real table")
     parser.add_argument("--no-web", action="store_true", help="do not serve the score page")
     parser.add_argument("--port", type=int, default=8080, help="score page port (default: 8080)")
     parser.add_argument("--db", default=None, help="the game's event log (default: a temporary file)")
@@ -172,7 +177,9 @@ def _run(args: argparse.Namespace, players: list[str], target: int, rounds: int 
     except StorageError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return STORAGE_EXIT
-    pace = 0.0 if args.fast else args.pace
+    spoken = getattr(args, "voice", False)
+    pace = 0.0 if args.fast else args.pace if args.pace is not None else VOICE_PACE if spoken else PACE
+    voice = _voice(table) if spoken else None
     game = DemoGame(table, eyes, players=players, deck=args.deck, seed=seed, target=target,
                     rounds=rounds, pace=pace, say=term.say, progress=term.progress)
     server = None
@@ -195,12 +202,22 @@ def _run(args: argparse.Namespace, players: list[str], target: int, rounds: int 
         report.disagreements.append(str(exc))
     finally:
         game.close()
+        if voice is not None:
+            voice.close(timeout=0.0 if args.fast else 10.0)
         if server is not None:
             server.stop(timeout=1)
         table.close()
     term.end_progress()
     print_summary(report, oracle=bool(args.oracle), db=db)
     return 0 if report.ok else 1
+
+
+def _voice(table):
+    """The referee's voice for the demo (the defaults of [voice]); it says why when it cannot speak."""
+    from companion.config import VoiceConfig
+    from companion.voice import build_voice
+    voice = build_voice(VoiceConfig(enabled=True))
+    return voice.attach(table) if voice is not None else None
 
 
 def _serve(table, game, port: int):

@@ -15,7 +15,7 @@ def begin_turn(s: State, i: int, *, again: bool = False) -> None:
     if s.precalled != i:
         s.precalled = None
     name = s.seats[i].name
-    s.say("turn", f"{name} plays again" if again else f"{name}'s turn", player=name)
+    s.say("turn", f"{name} plays again" if again else f"{name}'s turn", player=name, **({"again": True} if again else {}))
 
 
 def advance(s: State, frm: int, skip: int = 0) -> None:

@@ -24,6 +24,8 @@ DEFAULTS: dict[str, Any] = {
     "HOST_PIN": None,               # None: a random 6-digit PIN, logged at start
     "SECRET_KEY": None,             # None: random per start (host logs in again after a restart)
     "CAMERA": None,                 # latest_jpeg(), latest_detections(); status(), subscribe(fn) if it can
+    "VOICE": None,                  # companion.voice.Voice of the Pi's speaker: status(), set_muted(on)
+    "VOICE_LANGUAGE": "en",         # the sentences phones speak, when there is no VOICE
     "PUBLIC_URL": None,             # the URL in the QR code; None: the Pi's LAN address
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",
@@ -73,7 +75,7 @@ def create_app(table=None, *, config: dict | None = None) -> Flask:
     has_status = callable(getattr(cam, "status", None))
     subscribe = getattr(cam, "subscribe", None)
     app.extensions["companion.live"] = live.Broadcaster(
-        table, queue_size=int(app.config["SSE_QUEUE"]),
+        table, queue_size=int(app.config["SSE_QUEUE"]), spoken=_spoken_lines(app),
         camera=(lambda: camera.camera_status(cam)) if has_status else None,
         camera_subscribe=subscribe if has_status and callable(subscribe) else None)
     auth.init_app(app)
@@ -83,6 +85,19 @@ def create_app(table=None, *, config: dict | None = None) -> Flask:
     app.register_blueprint(live.bp)
     app.register_blueprint(camera.bp)
     return app
+
+
+def _spoken_lines(app: Flask):
+    """What phones with "speak the calls" on say for each input: the Pi voice's sentences."""
+    voice = app.config.get("VOICE")
+    if voice is not None:
+        return voice.sentences.line
+    try:
+        from companion.voice.sentences import Sentences
+        return Sentences.load(app.config.get("VOICE_LANGUAGE") or "en").line
+    except (ImportError, ValueError) as exc:
+        log.warning("phones cannot speak the calls: %s", exc)
+        return None
 
 
 def table_of(app: Flask):

@@ -1,5 +1,6 @@
 """Live updates as Server-Sent Events: a full snapshot on connect, then every accepted input
-(``update``) and every change of the camera's status or open question (``camera``).
+(``update``, with ``spoken``: the line a phone says aloud when its "speak the calls" switch is
+on) and every change of the camera's status or open question (``camera``).
 
 One ``Broadcaster`` per app subscribes to the table once and copies each update, already
 encoded, into a small queue per open connection; a phone that stops reading is dropped (its
@@ -48,8 +49,10 @@ class Broadcaster:
     """Fans the table's updates out to every open live connection."""
 
     def __init__(self, table, *, queue_size: int = 256, camera: Callable[[], dict | None] | None = None,
-                 camera_subscribe: Callable[[Callable[[], None]], Callable[[], None]] | None = None):
+                 camera_subscribe: Callable[[Callable[[], None]], Callable[[], None]] | None = None,
+                 spoken: Callable[[list], object] | None = None):
         self.table = table
+        self.spoken = spoken            # announcements -> the line said aloud (voice.Sentences.line)
         self.queue_size = queue_size
         self.camera = camera            # the camera's status for the page (None: no camera)
         self._camera_sent: dict | None = None
@@ -86,6 +89,14 @@ class Broadcaster:
         if isinstance(msg.get("state"), dict):
             msg["state"] = trim(msg["state"])
         msg["at"] = time.time()
+        if self.spoken is not None:
+            try:
+                line = self.spoken(update.get("announcements") or [])
+            except Exception:
+                log.exception("live: cannot word the announcements")
+                line = None
+            if line is not None:
+                msg["spoken"] = line.text
         try:
             data = encode("update", msg, seq=update.get("seq"))
         except (TypeError, ValueError):

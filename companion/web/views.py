@@ -19,7 +19,8 @@ from .errors import BadInput
 bp = Blueprint("views", __name__)
 
 CORRECTIONS = ("undo", "fix", "start", "play", "color", "draw", "pass", "uno", "catch",
-               "challenge", "accept", "verdict", "points", "new_round", "pause", "resume", "dismiss")
+               "challenge", "accept", "verdict", "points", "new_round", "pause", "resume", "dismiss",
+               "voice")
 
 
 def page_url() -> str:
@@ -33,7 +34,10 @@ def page_url() -> str:
 
 def _common(**extra) -> dict:
     snap = snapshot()
+    voice = current_app.config.get("VOICE")
     return {"snap": snap, "colors": cards.all_colors(), "poll_ms": current_app.config["POLL_MS"],
+            "voice": voice.status() if voice is not None else None,
+            "voice_lang": voice.sentences.language if voice is not None else current_app.config.get("VOICE_LANGUAGE"),
             **extra}
 
 
@@ -118,8 +122,8 @@ def correction_from_form(form) -> list[dict]:
         return [inputs.table_input({action: True})]
     if action == "pause":
         return [inputs.table_input({"pause": form.get("reason", "").strip() or True})]
-    if action == "dismiss":
-        return []           # no table input: the camera's question is closed (see corrections)
+    if action in ("dismiss", "voice"):
+        return []           # no table input: the camera's question or the Pi's voice (see corrections)
     if action == "fix":
         return [{"undo": True}, _fixed(form.get("card", ""), color)]
     if action in ("play", "start"):
@@ -172,6 +176,8 @@ def corrections():
             closed = camera.dismiss_question()
             flash("Question closed: no card taken." if closed else "The camera asked nothing.")
             return redirect(url_for("views.corrections"), code=303)
+        if request.form.get("action") == "voice":
+            return _set_voice(request.form.get("muted", ""))
         done: list[dict] = []
         try:
             for ev in correction_from_form(request.form):
@@ -189,6 +195,20 @@ def corrections():
         flash("Done: " + ", ".join(map(_describe, done)))
         return redirect(url_for("views.corrections"), code=303)
     return render_template("corrections.html", page="corrections", **_common())
+
+
+def _set_voice(muted: str):
+    """The host mutes or unmutes the Pi's voice (not a game input: nothing is logged)."""
+    voice = current_app.config.get("VOICE")
+    if voice is None:
+        return render_template("corrections.html", page="corrections", error="This table has no voice: "
+                               "set [voice] enabled = true in its config", **_common()), 400
+    if muted not in ("0", "1"):
+        return render_template("corrections.html", page="corrections",
+                               error="voice: muted must be 0 or 1", **_common()), 400
+    now = voice.set_muted(muted == "1")
+    flash("The Pi's voice is muted." if now else "The Pi's voice is on.")
+    return redirect(url_for("views.corrections"), code=303)
 
 
 def _describe(ev: dict) -> str:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from web_helpers import PIN, login, make_table
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, PIN, login, make_table
 
 from companion.web import create_app
 
@@ -29,3 +29,15 @@ def host(client):
     assert r.status_code == 200, r.get_data(as_text=True)
     client.csrf = r.get_json()["csrf"]
     return client
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium, headless, driven by Playwright (never a downloaded browser)."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

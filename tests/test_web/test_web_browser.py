@@ -1,21 +1,17 @@
 """A real phone-sized browser on the page: nothing leaves the machine, events arrive live,
 the host's correction works and a wrong PIN is refused. Debian's chromium, never a download."""
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from web_helpers import PIN, FakeCamera
+from web_helpers import CHROMIUM, PIN, FakeCamera
 
 from companion.web import create_app
 from companion.web.serve import start
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture
@@ -24,15 +20,6 @@ def server(table):
     srv = start(app, host="127.0.0.1", port=0, threads=16, show_qr=False)
     yield srv
     srv.stop()
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_phone_sees_the_table_live_and_the_host_corrects(server, browser, table):

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 from companion.table import Table
 
 PIN = "246810"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SETUP = {"players": ["Ann", "Ben", "Cat"], "dealer": "Cat", "deck": "classic"}
 
 

@@ -238,6 +238,33 @@
     var data;
     try { data = JSON.parse(ev.data); } catch (e) { return; }
     render(data.state || data);
+    if (ev.type === "update") speakNew(data);
+  }
+
+  // Speaking the calls on this phone (off unless switched on; remembered per phone) -----------
+  var SPEAK_KEY = "companion.speakCalls", spokenSeq = lastSeq;
+  function speakingOn() { try { return localStorage.getItem(SPEAK_KEY) === "1"; } catch (e) { return false; } }
+  function say(text) {
+    var u = new SpeechSynthesisUtterance(text);
+    u.lang = body.dataset.voiceLang || "en";
+    window.speechSynthesis.speak(u);
+  }
+  function speakNew(data) {
+    // Only announcements made after the page opened: an update newer than any spoken before.
+    if (typeof data.seq !== "number" || data.seq <= spokenSeq) return;
+    spokenSeq = data.seq;
+    if (page === "table" && data.spoken && window.speechSynthesis && speakingOn()) say(data.spoken);
+  }
+  function speakSwitch() {
+    var box = $("speak-calls");
+    if (!box || !window.speechSynthesis || !window.SpeechSynthesisUtterance) return;
+    box.checked = speakingOn();
+    show("speak-switch", true);
+    box.addEventListener("change", function () {
+      try { localStorage.setItem(SPEAK_KEY, box.checked ? "1" : "0"); } catch (e) {}
+      if (box.checked) say(box.dataset.on || "Calls on");   // in the tap, so phones allow speech
+      else window.speechSynthesis.cancel();
+    });
   }
   function connect() {
     if (!window.EventSource) { startPolling(); return; }
@@ -288,6 +315,8 @@
 
   var initial = $("snapshot");
   if (initial) { try { render(JSON.parse(initial.textContent)); } catch (e) {} }
+  spokenSeq = lastSeq;
+  if (page === "table") speakSwitch();
   if (page === "table" || page === "scores" || page === "corrections") connect();
   if (page === "camera") camera();
 })();

@@ -1,0 +1,131 @@
+"""The club's page: every table live, the standings and each finished game, for any phone.
+
+It reads freely (nothing on it changes anything). Live as the table page is: Server-Sent
+Events (``/events``: the whole club at most every ``PUSH_EVERY`` seconds while it changes),
+and ``/api/club`` for phones that poll (``ETag``: an unchanged club costs a 304)."""
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+
+from companion.paths import web_dir
+from companion.web.live import encode
+
+log = logging.getLogger(__name__)
+
+PUSH_EVERY = 0.25          # seconds: changes within this are sent as one
+MAX_STREAMS = 64           # open live pages (each holds a server thread); more poll instead
+
+bp = Blueprint("club", __name__)
+
+
+class ClubFeed:
+    """The hub's snapshot, encoded once per change and fanned out to every open page."""
+
+    def __init__(self, hub, *, every: float = PUSH_EVERY):
+        self.hub, self.every = hub, every
+        self.version = 0
+        self._body = b""
+        self._clients: set[queue.Queue] = set()
+        self._lock = threading.Lock()
+        self._dirty = threading.Event()
+        self._closed = threading.Event()
+        self._refresh()
+        hub.subscribe(self._dirty.set)
+        threading.Thread(target=self._loop, name="club-feed", daemon=True).start()
+
+    def _refresh(self) -> None:
+        snap = self.hub.snapshot()
+        with self._lock:
+            self.version += 1
+            snap["version"] = self.version
+            self._body = json.dumps(snap, separators=(",", ":"), default=str).encode()
+
+    def body(self) -> tuple[bytes, int]:
+        with self._lock:
+            return self._body, self.version
+
+    def _loop(self) -> None:
+        while not self._closed.is_set():
+            if not self._dirty.wait(1.0):
+                continue
+            self._dirty.clear()
+            self._refresh()
+            body, version = self.body()
+            data = f"id: {version}\nevent: club\ndata: ".encode() + body + b"\n\n"
+            with self._lock:
+                clients = list(self._clients)
+            for q in clients:
+                try:
+                    q.put_nowait(data)
+                except queue.Full:
+                    self._drop(q)
+            time.sleep(self.every)
+
+    def _drop(self, q: queue.Queue) -> None:
+        with self._lock:
+            self._clients.discard(q)
+
+    def stream(self, keepalive: float = 15.0):
+        q: queue.Queue = queue.Queue(16)
+        with self._lock:
+            if len(self._clients) >= MAX_STREAMS:
+                abort(429)
+            self._clients.add(q)
+        try:
+            body, version = self.body()
+            yield b"retry: 2000\n" + encode("club", json.loads(body), seq=version)
+            while not self._closed.is_set():
+                try:
+                    yield q.get(timeout=keepalive)
+                except queue.Empty:
+                    yield b": keepalive\n\n"
+        finally:
+            self._drop(q)
+
+    def close(self) -> None:
+        self._closed.set()
+
+
+def feed() -> ClubFeed:
+    return current_app.extensions["companion.club"]
+
+
+@bp.get("/")
+def page():
+    snap = json.loads(feed().body()[0])
+    return render_template("club.html", club=snap)
+
+
+@bp.get("/api/club")
+def api():
+    body, version = feed().body()
+    tag = f'"{version}"'
+    if request.headers.get("If-None-Match") == tag:
+        return Response(status=304, headers={"ETag": tag})
+    return Response(body, mimetype="application/json", headers={"ETag": tag, "Cache-Control": "no-cache"})
+
+
+@bp.get("/events")
+def events():
+    gen = feed().stream()
+    first = next(gen)           # a 429 here when too many pages are open: they poll instead
+    def chain():
+        yield first
+        yield from gen
+    return Response(chain(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def create_club_app(hub) -> Flask:
+    web = web_dir()
+    app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
+                static_url_path="/static")
+    app.extensions["companion.club"] = ClubFeed(hub)
+    app.register_blueprint(bp)
+    return app
