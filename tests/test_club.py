@@ -262,3 +262,13 @@ def test_acknowledgements_in_any_order_and_a_resend_leave_nothing_behind(tmp_pat
     assert int(t.log.mark(pub.key)) == 30           # written beside the log: a restart goes on from here
     pub2 = ClubPublisher(t, ClubConfig("h", "pub", "t1"), client_factory=FakeClient)
     assert pub2.acked == 30 and pub2.log_id == pub.log_id
+
+
+@needs_broker
+def test_the_club_demo_runs_a_broker_a_hub_and_three_tables(capsys):
+    from companion.cli import main
+    rc = main(["demo", "--club", "--fast", "--oracle", "--no-web", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "CLUB DEMO OVER" in out and "agrees with every table: every input once, the same scores" in out
+    assert "0 messages ignored" in out

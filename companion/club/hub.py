@@ -202,7 +202,7 @@ class HubClient:
         self.hub, self.broker, self.port = hub, broker, port
         self.client = client_factory(f"companion-hub-{hub.club}", username=username, password=password, tls=tls,
                                      ca_file=ca_file, clean=False)
-        self.connected = False
+        self.connected = self.closing = False
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = lambda client, userdata, m: hub.handle(m.topic, m.payload)
@@ -217,7 +217,7 @@ class HubClient:
         client.subscribe([(msg.tables_topic(self.hub.club, "events"), 1), (msg.tables_topic(self.hub.club, "state"), 1)])
 
     def _on_disconnect(self, client, userdata, flags=None, reason_code=None, properties=None) -> None:
-        if self.connected:
+        if self.connected and not self.closing:
             log.warning("club hub: lost the broker %s:%d (%s); reconnecting", self.broker, self.port, reason_code)
         self.connected = False
 
@@ -231,5 +231,6 @@ class HubClient:
         return self
 
     def close(self) -> None:
+        self.closing = True
         self.client.disconnect()
         self.client.loop_stop()

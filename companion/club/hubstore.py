@@ -41,6 +41,7 @@ class HubStore:
         self._db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
                                    isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")   # a lost last event is asked for again, not lost
         self._db.executescript(SCHEMA)
 
     def add(self, m: dict) -> bool:

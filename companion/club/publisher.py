@@ -131,12 +131,6 @@ class ClubPublisher:
             self._state_seq = -1
         while self._resend:
             self.sent = min(self.sent, self._resend.popleft())
-        state = self.table.snapshot()
-        if state.get("seq", 0) != self._state_seq:
-            info = self.client.publish(msg.topic(self.cfg.club, self.cfg.table, "state"),
-                                       msg.state_message(self.cfg.table, self.log_id, state), qos=1, retain=True)
-            self._sent_as(info.mid, None)
-            self._state_seq = state.get("seq", 0)
         while len(self._order) < WINDOW:
             rows = self.log.since(self.sent, limit=WINDOW - len(self._order))
             if not rows:
@@ -148,6 +142,12 @@ class ClubPublisher:
                 self._sent_as(info.mid, row["seq"])
                 self.sent = row["seq"]
                 self.published += 1
+        state = self.table.snapshot()        # after the events it follows, so the hub never sees it first
+        if state.get("seq", 0) != self._state_seq and self.sent >= state.get("seq", 0):
+            info = self.client.publish(msg.topic(self.cfg.club, self.cfg.table, "state"),
+                                       msg.state_message(self.cfg.table, self.log_id, state), qos=1, retain=True)
+            self._sent_as(info.mid, None)
+            self._state_seq = state.get("seq", 0)
         self._settle()
 
     def _sent_as(self, mid: int, seq: int | None) -> None:
@@ -178,7 +178,7 @@ class ClubPublisher:
             self._saved = self.acked
 
     def close(self) -> None:
-        self._stop.set()
+        self._stop.set()           # before disconnecting: no "lost the broker" for our own goodbye
         self._wake.set()
         self._unsubscribe()
         if self._thread is not None:

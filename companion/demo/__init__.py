@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", type=float, default=None, metavar="SECONDS",
                         help="pause after each card played, so people can follow on the page "
                              f"(default: {PACE}; {VOICE_PACE} with --voice)")
+    parser.add_argument("--club", action="store_true",
+                        help="club night: a broker, the hub and its page (on --port), three tables at once")
+    parser.add_argument("--broker", default=None, metavar="HOST[:PORT]",
+                        help="with --club: this MQTT broker instead of starting Mosquitto here")
     parser.add_argument("--voice", action="store_true",
                         help="say every call aloud with espeak-ng, as [voice] does at a real table")
     parser.add_argument("--no-web", action="store_true", help="do not serve the score page")
@@ -151,6 +155,9 @@ def main(args: argparse.Namespace) -> int:
     for name in quiet:            # the commentary says it all; keep the log for problems
         logging.getLogger(name).setLevel(logging.WARNING)
     try:
+        if getattr(args, "club", False):
+            from .club import run_club
+            return run_club(args, make_eyes, target, rounds)
         return _run(args, players, target, rounds)
     finally:
         for name, level in levels.items():
