@@ -272,3 +272,90 @@ def test_the_club_demo_runs_a_broker_a_hub_and_three_tables(capsys):
     assert rc == 0, out
     assert "CLUB DEMO OVER" in out and "agrees with every table: every input once, the same scores" in out
     assert "0 messages ignored" in out
+
+
+def _drive(table: Table, stop: threading.Event, seed: int) -> None:
+    """Players at a table: play what the referee waits for, wait while paused or over."""
+    import random
+    import time
+
+    from companion.demo.blind import next_input
+    rng = random.Random(seed)
+    while not stop.is_set():
+        snap = table.snapshot()
+        ev = None if snap.get("paused") or not snap.get("players") else next_input(snap, rng)
+        if ev is None:
+            time.sleep(0.02)
+            continue
+        try:
+            table.submit(ev, source="button")
+        except ValueError:
+            pass
+
+
+def _sheet_points(db: Path, seatings: list[list[str]]) -> dict[str, int]:
+    """The sheet's points straight from a table's own event log: each set's game, its first 4 hands."""
+    from companion.club.tournament import points
+    from companion.store import EventLog
+    log, hands = EventLog(db), []
+    for g in log.games():
+        replay = Table(None)
+        for e in log.events(g):
+            replay.submit(e["event"])
+        snap = replay.snapshot()
+        if snap.get("players") in seatings:
+            hands += (snap.get("rounds") or [])[:4]
+    log.close()
+    return points(hands)
+
+
+@needs_broker
+def test_a_partner_tournament_seats_the_table_for_twelve_hands(tmp_path):
+    broker = Broker(tmp_path / "broker").start()
+    hub = Hub(HubStore(tmp_path / "club.db"), "test")
+    client = HubClient(hub, "127.0.0.1", broker.port).start()
+    table = Table(tmp_path / "t1.db")
+    table.submit({"setup": {"players": ["Zoe", "Yan"]}})          # a casual game before the tournament
+    pub = ClubPublisher(table, ClubConfig("127.0.0.1", "test", "t1", broker.port)).start()
+    stop = threading.Event()
+    driver = threading.Thread(target=_drive, args=(table, stop, 4), daemon=True)
+    try:
+        wait_for(lambda: client.connected and pub.connected, 10, "both connected")
+        players = ["Ann", "Ben", "Cat", "Dan"]
+        view = hub.start_tournament("partners4", players, ["t1"])
+        assert view["sets"] == 3 and view["seating"] == {"t1": ["Ann", "Cat", "Ben", "Dan"]}
+        driver.start()
+        wait_for(lambda: hub.director.view()["done"], 120, "the tournament to end")
+        stop.set()
+        driver.join(5)
+        view = hub.director.view()
+        assert view["hands_played"] == 12
+        seatings = [s["t1"] for s in hub.director.t["sets"]]
+        partners = {frozenset((s[0], s[2])) for s in seatings} | {frozenset((s[1], s[3])) for s in seatings}
+        assert len(partners) == 6                                  # everyone with everyone, once
+        wait_for(lambda: hub.store.count("t1") == table.log.last_seq(), 30, "every event at the hub")
+        sheet = _sheet_points(tmp_path / "t1.db", seatings)
+        assert {s["player"]: s["points"] for s in view["standings"]} == {p: sheet.get(p, 0) for p in players}
+        assert view["standings"][0]["points"] >= view["standings"][-1]["points"]
+        wait_for(lambda: not (table.snapshot().get("paused") or {}), 10, "the last pause to be lifted")
+    finally:
+        stop.set()
+        pub.close()
+        client.close()
+        broker.stop()
+
+
+def test_the_page_shows_the_tournament_seating_and_its_standings():
+    from companion.club.page import create_club_app
+    hub, sent = Hub(HubStore(None), "pub"), []
+    hub.director.publish = lambda table, seating: sent.append((table, seating))
+    hub.start_tournament("partners8", [f"P{i}" for i in range(8)], ["t1", "t2"])
+    assert [t for t, _ in sent] == ["t1", "t2"] and sent[0][1]["setup"]["rules"]["partners"] is True
+    with pytest.raises(ValueError, match="a tournament is running"):
+        hub.start_tournament("partners4", ["A", "B", "C", "D"], ["t1"])
+    app = create_club_app(hub)
+    html = app.test_client().get("/").get_data(as_text=True)
+    assert "set 1 of 7, 4 hands each" in html and "t1: P0 &amp; P1 against" in html
+    hub.director.stop()
+    assert sent[-1] == ("t2", None)                     # seatings cleared when it stops
+    app.extensions["companion.club"].close()

@@ -31,6 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ca-file", default="", help="the broker's CA certificate (with --tls)")
     parser.add_argument("--host", default="0.0.0.0", help="the page's address (default: all)")
     parser.add_argument("--web-port", type=int, default=8090, help="the page's port (default: 8090)")
+    parser.add_argument("--tournament", choices=("partners4", "partners8"), default=None,
+                        help="start the rule sheet's partner tournament: 4 players at 1 table (12 hands) or 8 at 2 (28)")
+    parser.add_argument("--players", default="", help="with --tournament: the players, comma-separated")
+    parser.add_argument("--tables", default="", help="with --tournament: the tables, comma-separated")
     parser.add_argument("--run-for", type=float, default=None, metavar="SECONDS", help="stop after this long")
 
 
@@ -56,6 +60,14 @@ def main(args: argparse.Namespace) -> int:
         log.error("cannot use the hub's database %s: %s", args.db, exc)
         return 74
     hub = Hub(store, args.club)
+    if args.tournament:
+        from .tournament import TournamentError
+        try:
+            hub.start_tournament(args.tournament, _names(args.players), _names(args.tables))
+        except TournamentError as exc:
+            log.error("--tournament: %s", exc)
+            store.close()
+            return 2
     port = args.port or (8883 if args.tls else 1883)
     client = HubClient(hub, args.broker, port, username=args.username, password=args.password, tls=args.tls,
                        ca_file=args.ca_file).start()
@@ -86,3 +98,7 @@ def main(args: argparse.Namespace) -> int:
         app.extensions["companion.club"].close()
         store.close()
     return 0
+
+
+def _names(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]

@@ -21,6 +21,7 @@ from companion.table import Table
 
 from . import messages as msg
 from .connect import make_client
+from .director import Director
 from .hubstore import HubStore
 
 log = logging.getLogger(__name__)
@@ -37,12 +38,16 @@ class Replica:
         self.pending: dict[int, dict] = {}      # events that came early, by the input before them
         self.game: int | None = None
         self.live: Table | None = None          # the current game, replayed
-        self.finished: list[dict] = []          # snapshots of this log's earlier games
+        self.finished: list[tuple[int, dict]] = []    # this log's earlier games: (number, last snapshot)
         self.asked = float("-inf")
         self.heard = 0.0
 
+    def numbered_games(self) -> list[tuple[int, dict]]:
+        live = [(self.game, self.live.snapshot())] if self.live is not None else []
+        return self.finished + live
+
     def games(self) -> list[dict]:
-        return self.finished + ([self.live.snapshot()] if self.live is not None else [])
+        return [snap for _, snap in self.numbered_games()]
 
 
 class Hub:
@@ -61,6 +66,7 @@ class Hub:
         for m in store.events():                # the hub restarted: rebuild from its own database
             self._accept(m)
         self.current.update(store.latest_logs())
+        self.director = Director(self)
 
     # -- messages in --------------------------------------------------------------------------------
     def handle(self, topic: str, payload: bytes) -> bool:
@@ -79,6 +85,8 @@ class Hub:
             log.info("club hub: ignored a message on %s: %s", topic, exc)
             return False
         if changed:
+            with self._lock:
+                self.director.check()
             self._changed()
         return changed
 
@@ -113,7 +121,7 @@ class Hub:
     def _feed(self, r: Replica, m: dict) -> None:
         if m["game"] != r.game or r.live is None:
             if r.live is not None:
-                r.finished.append(r.live.snapshot())
+                r.finished.append((r.game, r.live.snapshot()))
                 r.live.close()
             r.game, r.live = m["game"], Table(None)
         try:
@@ -189,8 +197,17 @@ class Hub:
             return sorted(rows.values(), key=lambda x: (-x["points"], -x["games_won"], -x["rounds_won"], x["player"]))
 
     def snapshot(self) -> dict:
+        with self._lock:
+            tournament = self.director.view()
         return {"club": self.club, "tables": self.tables(), "standings": self.standings(), "results": self.results(),
-                "events": self.store.count(), "ignored": self.ignored, "duplicates": self.duplicates}
+                "tournament": tournament, "events": self.store.count(), "ignored": self.ignored,
+                "duplicates": self.duplicates}
+
+    def start_tournament(self, kind: str, players: list[str], tables: list[str], deck: str = "classic") -> dict:
+        with self._lock:
+            view = self.director.start(kind, players, tables, deck)
+        self._changed()
+        return view
 
 
 class HubClient:
@@ -207,6 +224,7 @@ class HubClient:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = lambda client, userdata, m: hub.handle(m.topic, m.payload)
         hub.ask = self.ask
+        hub.director.publish = self.seat
 
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if getattr(reason_code, "is_failure", False):
@@ -215,6 +233,8 @@ class HubClient:
         self.connected = True
         log.info("club hub: connected to %s:%d, club %s", self.broker, self.port, self.hub.club)
         client.subscribe([(msg.tables_topic(self.hub.club, "events"), 1), (msg.tables_topic(self.hub.club, "state"), 1)])
+        with self.hub._lock:
+            self.hub.director.resend()
 
     def _on_disconnect(self, client, userdata, flags=None, reason_code=None, properties=None) -> None:
         if self.connected and not self.closing:
@@ -224,6 +244,11 @@ class HubClient:
     def ask(self, table: str, log_id: str, after: int) -> None:
         if self.connected:
             self.client.publish(msg.topic(self.hub.club, table, "resend"), msg.resend_message(log_id, after), qos=1)
+
+    def seat(self, table: str, seating: dict | None) -> None:
+        """The seating of a tournament set for ``table``, retained (None: no tournament any more)."""
+        payload = msg.seating_message(seating) if seating is not None else b""
+        self.client.publish(msg.topic(self.hub.club, table, "seating"), payload, qos=1, retain=True)
 
     def start(self) -> "HubClient":
         self.client.connect_async(self.broker, self.port, keepalive=30)

@@ -27,6 +27,11 @@ CREATE TABLE IF NOT EXISTS club_events (
     received TEXT    NOT NULL,
     PRIMARY KEY (tbl, log, seq)
 );
+CREATE TABLE IF NOT EXISTS tournaments (
+    id      TEXT PRIMARY KEY,
+    json    TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
 """
 
 
@@ -51,7 +56,7 @@ class HubStore:
                 "INSERT OR IGNORE INTO club_events (tbl, log, seq, prev, game, json, source, at, received) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (m["table"], m["log"], m["seq"], m["prev"], m["game"], json.dumps(m["event"], sort_keys=True),
-                 m["source"], m["at"], datetime.now(timezone.utc).isoformat(timespec="milliseconds")))
+                 m["source"], m["at"], _now()))
             return cur.rowcount == 1
 
     def events(self) -> list[dict]:
@@ -75,6 +80,22 @@ class HubStore:
                 return self._db.execute("SELECT COUNT(*) FROM club_events").fetchone()[0]
             return self._db.execute("SELECT COUNT(*) FROM club_events WHERE tbl = ?", (table,)).fetchone()[0]
 
+    def save_tournament(self, t: dict) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO tournaments (id, json, updated) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE "
+                             "SET json = excluded.json, updated = excluded.updated",
+                             (t["id"], json.dumps(t, separators=(",", ":")), _now()))
+
+    def tournament(self) -> dict | None:
+        """The tournament saved last, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT json FROM tournaments ORDER BY updated DESC LIMIT 1").fetchone()
+        return json.loads(row[0]) if row else None
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")

@@ -5,6 +5,7 @@ Topics, one club per prefix::
     uno/<club>/tables/<table>/events   every input of the table's event log, QoS 1, in order
     uno/<club>/tables/<table>/state    the table's snapshot, retained (the latest only)
     uno/<club>/tables/<table>/resend   the hub asks for the inputs from a sequence number on
+    uno/<club>/tables/<table>/seating  a tournament set's seating, retained, from the hub
 
 An event says which log file it comes from (``log``: a random id made once per file, so a table
 that starts a fresh file is not taken for the old one), its ``seq`` and the ``prev`` input before
@@ -63,6 +64,23 @@ def state_message(table: str, log: str, state: dict) -> bytes:
 
 def resend_message(log: str, after: int) -> bytes:
     return json.dumps({"v": VERSION, "log": log, "after": after}).encode()
+
+
+def seating_message(seating: dict) -> bytes:
+    return json.dumps({"v": VERSION, **seating}, separators=(",", ":")).encode()
+
+
+def parse_seating(payload: bytes) -> dict | None:
+    """A tournament set's seating for a table; None for an empty (cleared) one."""
+    if not payload:
+        return None
+    m = _load(payload)
+    seats = m.get("seats")
+    if (not isinstance(m.get("tournament"), str) or not isinstance(seats, list) or len(seats) != 4
+            or not all(isinstance(s, str) and s for s in seats) or not isinstance(m.get("setup"), dict)):
+        raise BadMessage("a seating names its tournament, four seats and the setup")
+    return {"tournament": m["tournament"], "set": _int(m, "set", 1), "sets": _int(m, "sets", 1),
+            "hands": _int(m, "hands", 1), "seats": seats, "setup": m["setup"]}
 
 
 def _load(payload: bytes) -> dict:

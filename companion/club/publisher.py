@@ -17,6 +17,7 @@ import threading
 
 from . import messages as msg
 from .connect import make_client
+from .seating import SeatingFollower
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class ClubPublisher:
         self._stop = threading.Event()
         self._warned = False
         self._thread: threading.Thread | None = None
+        self.seating = SeatingFollower(table)
         self._unsubscribe = table.subscribe(lambda update: self._wake.set())
         self.client = client_factory(f"companion-table-{cfg.club}-{cfg.table}", username=cfg.username,
                                      password=cfg.password, tls=cfg.tls, ca_file=cfg.ca_file)
@@ -69,7 +71,8 @@ class ClubPublisher:
             return
         log.info("club: connected to %s:%d as table %s", self.cfg.broker, self.cfg.port, self.cfg.table)
         self._warned = False
-        client.subscribe(msg.topic(self.cfg.club, self.cfg.table, "resend"), qos=1)
+        client.subscribe([(msg.topic(self.cfg.club, self.cfg.table, "resend"), 1),
+                          (msg.topic(self.cfg.club, self.cfg.table, "seating"), 1)])
         self.connected, self._fresh = True, True
         self._wake.set()
 
@@ -89,10 +92,15 @@ class ClubPublisher:
         self._wake.set()
 
     def _on_message(self, client, userdata, message) -> None:
+        kind = str(getattr(message, "topic", "/resend")).rsplit("/", 1)[-1]
         try:
+            if kind == "seating":
+                self.seating.offer(msg.parse_seating(message.payload))
+                self._wake.set()
+                return
             r = msg.parse_resend(message.payload)
         except msg.BadMessage as exc:
-            log.info("club: ignored a resend request: %s", exc)
+            log.info("club: ignored a %s message: %s", kind, exc)
             return
         if r["log"] == self.log_id:
             self._resend.append(r["after"])
@@ -117,7 +125,9 @@ class ClubPublisher:
                 self._stop.wait(1.0)
 
     def step(self) -> None:
-        """Settle acknowledgements, then send what is due (called by the worker thread)."""
+        """Take a tournament's seating, settle acknowledgements, then send what is due (called by
+        the worker thread)."""
+        self.seating.step()
         self._settle()
         if not self.connected:
             return

@@ -62,6 +62,23 @@
         Object.keys(r.scores || {}).map(function (p) { return p + " " + r.scores[p]; }).join(", ") + ")"));
       rs.appendChild(li);
     });
+    var tour = c.tournament, ts = $("tournament");
+    ts.hidden = !tour;
+    if (tour) {
+      var st = $("tour-state") || ts.appendChild(el("p")), seat = $("tour-seating") || ts.appendChild(el("ul")),
+          tst = $("tour-standings") || ts.appendChild(el("ol"));
+      st.id = "tour-state"; seat.id = "tour-seating"; tst.id = "tour-standings";
+      st.textContent = (tour.kind === "partners4" ? "Partners, 4 players" : "Partners, 8 players at 2 tables") + ": " +
+        (tour.done ? "over." : "set " + tour.set + " of " + tour.sets + ", " + tour.hands_per_set + " hands each.");
+      seat.textContent = "";
+      Object.keys(tour.seating || {}).forEach(function (t) {
+        var s = tour.seating[t];
+        seat.appendChild(el("li", "", t + ": " + s[0] + " & " + s[2] + " against " + s[1] + " & " + s[3] + " (" +
+          ((tour.hands || {})[t] || 0) + " of " + tour.hands_per_set + " hands)"));
+      });
+      tst.textContent = "";
+      (tour.standings || []).forEach(function (s) { tst.appendChild(el("li", "", s.player + ": " + s.points + " points")); });
+    }
     $("counts").textContent = c.events + " events from the tables" + (c.ignored ? "; " + c.ignored + " messages ignored" : "") + ".";
   }
   function status(text, on) { var l = $("live"); l.textContent = text; l.className = "live " + (on ? "on" : "off"); }
