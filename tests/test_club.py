@@ -310,37 +310,46 @@ def _sheet_points(db: Path, seatings: list[list[str]]) -> dict[str, int]:
 
 
 @needs_broker
-def test_a_partner_tournament_seats_the_table_for_twelve_hands(tmp_path):
+@pytest.mark.parametrize("kind,players,tables,hands", [
+    ("partners4", ["Ann", "Ben", "Cat", "Dan"], ["t1"], 12),
+    ("partners8", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"], ["t1", "t2"], 28)])
+def test_a_partner_tournament_seats_every_table_set_after_set(tmp_path, kind, players, tables, hands):
     broker = Broker(tmp_path / "broker").start()
     hub = Hub(HubStore(tmp_path / "club.db"), "test")
     client = HubClient(hub, "127.0.0.1", broker.port).start()
-    table = Table(tmp_path / "t1.db")
-    table.submit({"setup": {"players": ["Zoe", "Yan"]}})          # a casual game before the tournament
-    pub = ClubPublisher(table, ClubConfig("127.0.0.1", "test", "t1", broker.port)).start()
-    stop = threading.Event()
-    driver = threading.Thread(target=_drive, args=(table, stop, 4), daemon=True)
+    stop, pubs, drivers, at = threading.Event(), [], [], {}
     try:
-        wait_for(lambda: client.connected and pub.connected, 10, "both connected")
-        players = ["Ann", "Ben", "Cat", "Dan"]
-        view = hub.start_tournament("partners4", players, ["t1"])
-        assert view["sets"] == 3 and view["seating"] == {"t1": ["Ann", "Cat", "Ben", "Dan"]}
-        driver.start()
-        wait_for(lambda: hub.director.view()["done"], 120, "the tournament to end")
+        for i, name in enumerate(tables):
+            t = at[name] = Table(tmp_path / f"{name}.db")
+            t.submit({"setup": {"players": ["Zoe", "Yan"]}})       # a casual game before the tournament
+            pubs.append(ClubPublisher(t, ClubConfig("127.0.0.1", "test", name, broker.port)).start())
+            drivers.append(threading.Thread(target=_drive, args=(t, stop, i), daemon=True))
+        wait_for(lambda: client.connected and all(p.connected for p in pubs), 10, "everyone connected")
+        view = hub.start_tournament(kind, players, tables)
+        assert view["sets"] == {"partners4": 3, "partners8": 7}[kind]
+        for d in drivers:
+            d.start()
+        wait_for(lambda: hub.director.view()["done"], 240, "the tournament to end")
         stop.set()
-        driver.join(5)
+        for d in drivers:
+            d.join(5)
         view = hub.director.view()
-        assert view["hands_played"] == 12
-        seatings = [s["t1"] for s in hub.director.t["sets"]]
-        partners = {frozenset((s[0], s[2])) for s in seatings} | {frozenset((s[1], s[3])) for s in seatings}
-        assert len(partners) == 6                                  # everyone with everyone, once
-        wait_for(lambda: hub.store.count("t1") == table.log.last_seq(), 30, "every event at the hub")
-        sheet = _sheet_points(tmp_path / "t1.db", seatings)
+        assert view["hands_played"] == hands * len(tables)        # the sheet's 12, or 28 at each table
+        sets = hub.director.t["sets"]
+        pairs = [frozenset((s[a], s[a + 2])) for st in sets for s in st.values() for a in (0, 1)]
+        assert len(pairs) == len(set(pairs)) == len(players) * (len(players) - 1) // 2   # everyone with everyone, once
+        sheet: dict[str, int] = {}
+        for name, t in at.items():
+            wait_for(lambda: hub.store.count(name) == t.log.last_seq(), 30, "every event at the hub")
+            for p, pts in _sheet_points(tmp_path / f"{name}.db", [st[name] for st in sets]).items():
+                sheet[p] = sheet.get(p, 0) + pts
         assert {s["player"]: s["points"] for s in view["standings"]} == {p: sheet.get(p, 0) for p in players}
-        assert view["standings"][0]["points"] >= view["standings"][-1]["points"]
-        wait_for(lambda: not (table.snapshot().get("paused") or {}), 10, "the last pause to be lifted")
+        for t in at.values():
+            wait_for(lambda: not (t.snapshot().get("paused") or {}), 10, "the last pause to be lifted")
     finally:
         stop.set()
-        pub.close()
+        for p in pubs:
+            p.close()
         client.close()
         broker.stop()
 
@@ -358,4 +367,29 @@ def test_the_page_shows_the_tournament_seating_and_its_standings():
     assert "set 1 of 7, 4 hands each" in html and "t1: P0 &amp; P1 against" in html
     hub.director.stop()
     assert sent[-1] == ("t2", None)                     # seatings cleared when it stops
+    app.extensions["companion.club"].close()
+
+
+def test_only_the_host_starts_or_stops_a_tournament_from_the_page():
+    import re
+    from companion.club.page import create_club_app
+    hub = Hub(HubStore(None), "pub")
+    app = create_club_app(hub, pin="2468", testing=True)
+    c = app.test_client()
+    token = lambda html: re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)   # noqa: E731
+    html = c.get("/").get_data(as_text=True)
+    form = {"action": "start", "kind": "partners4", "players": "Ann, Ben, Cat, Dan", "tables": "t1"}
+    assert c.post("/tournament", data=form).status_code == 403                     # no CSRF token
+    r = c.post("/tournament", data={**form, "csrf_token": token(html)})
+    assert r.status_code == 401 and hub.director.view() is None                     # not the host
+    assert c.post("/host", data={"pin": "1111", "csrf_token": token(html)}).status_code == 403
+    r = c.post("/host", data={"pin": "2468", "csrf_token": token(html)}, follow_redirects=True)
+    html = r.get_data(as_text=True)
+    assert "Start a partner tournament" in html
+    r = c.post("/tournament", data={**form, "players": "Ann, Ben", "csrf_token": token(html)})
+    assert r.status_code == 400 and "exactly 4 different players" in r.get_data(as_text=True)
+    r = c.post("/tournament", data={**form, "csrf_token": token(html)}, follow_redirects=True)
+    assert "set 1 of 3 seated" in r.get_data(as_text=True) and hub.director.view()["sets"] == 3
+    r = c.post("/tournament", data={"action": "stop", "csrf_token": token(html)}, follow_redirects=True)
+    assert hub.director.view()["done"] and "Tournament stopped" in r.get_data(as_text=True)
     app.extensions["companion.club"].close()

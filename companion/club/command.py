@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls", action="store_true", help="connect with TLS")
     parser.add_argument("--ca-file", default="", help="the broker's CA certificate (with --tls)")
     parser.add_argument("--host", default="0.0.0.0", help="the page's address (default: all)")
+    parser.add_argument("--pin", default=None, help="the host PIN of the club page (default: a random one, printed)")
     parser.add_argument("--web-port", type=int, default=8090, help="the page's port (default: 8090)")
     parser.add_argument("--tournament", choices=("partners4", "partners8"), default=None,
                         help="start the rule sheet's partner tournament: 4 players at 1 table (12 hands) or 8 at 2 (28)")
@@ -71,14 +72,18 @@ def main(args: argparse.Namespace) -> int:
     port = args.port or (8883 if args.tls else 1883)
     client = HubClient(hub, args.broker, port, username=args.username, password=args.password, tls=args.tls,
                        ca_file=args.ca_file).start()
-    app = create_club_app(hub)
+    if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 8):
+        log.error("--pin: 4 to 8 digits, please")
+        return 2
+    app = create_club_app(hub, pin=args.pin)
     try:
         server = WebServer(app, args.host, args.web_port)
     except OSError as exc:
         log.error("cannot serve the club page on port %d: %s", args.web_port, exc)
         client.close()
         return 2
-    print(f"Club {args.club}: page at {server.url}; {store.count()} events kept in {args.db}", flush=True)
+    print(f"Club {args.club}: page at {server.url} (host PIN {app.config['HOST_PIN']}); {store.count()} events "
+          f"kept in {args.db}", flush=True)
     stop = threading.Event()
 
     def on_signal(signum, frame):

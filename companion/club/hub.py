@@ -209,6 +209,11 @@ class Hub:
         self._changed()
         return view
 
+    def stop_tournament(self) -> None:
+        with self._lock:
+            self.director.stop()
+        self._changed()
+
 
 class HubClient:
     """The hub's connection to the broker: a lasting session (QoS 1 messages wait for the hub

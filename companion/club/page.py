@@ -1,6 +1,7 @@
 """The club's page: every table live, the standings and each finished game, for any phone.
 
-It reads freely (nothing on it changes anything). Live as the table page is: Server-Sent
+It reads freely; what changes anything (starting or stopping a tournament) needs the host PIN
+and the session's CSRF token, as on the table page. Live as the table page is: Server-Sent
 Events (``/events``: the whole club at most every ``PUSH_EVERY`` seconds while it changes),
 and ``/api/club`` for phones that poll (``ETag``: an unchanged club costs a 304)."""
 from __future__ import annotations
@@ -8,13 +9,18 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask import (Blueprint, Flask, Response, abort, current_app, flash, redirect, render_template, request,
+                   url_for)
 
 from companion.paths import web_dir
+from companion.web import auth
 from companion.web.live import encode
+
+from .tournament import TournamentError
 
 log = logging.getLogger(__name__)
 
@@ -97,9 +103,36 @@ def feed() -> ClubFeed:
 
 
 @bp.get("/")
-def page():
+def page(error: str | None = None, status: int = 200):
     snap = json.loads(feed().body()[0])
-    return render_template("club.html", club=snap)
+    return render_template("club.html", club=snap, error=error), status
+
+
+@bp.post("/host")
+def host():
+    ok, message, status = auth.try_pin(request.form.get("pin", ""))
+    if not ok:
+        return page(message, status)
+    flash(message)
+    return redirect(url_for("club.page"), code=303)
+
+
+@bp.post("/tournament")
+def tournament():
+    if not auth.is_host():
+        return page("Only the host can do this: log in with the host PIN.", 401)
+    hub = feed().hub
+    if request.form.get("action") == "stop":
+        hub.stop_tournament()
+        flash("Tournament stopped: the tables play on as they like.")
+        return redirect(url_for("club.page"), code=303)
+    names = lambda key: [x.strip() for x in request.form.get(key, "").replace("\n", ",").split(",") if x.strip()]  # noqa: E731
+    try:
+        view = hub.start_tournament(request.form.get("kind", ""), names("players"), names("tables"))
+    except TournamentError as exc:
+        return page(str(exc), 400)
+    flash(f"Tournament started: set 1 of {view['sets']} seated.")
+    return redirect(url_for("club.page"), code=303)
 
 
 @bp.get("/api/club")
@@ -122,10 +155,18 @@ def events():
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def create_club_app(hub) -> Flask:
+def create_club_app(hub, *, pin: str | None = None, testing: bool = False) -> Flask:
+    """The club page around ``hub``; ``pin``: the host PIN (None: a random one, logged)."""
     web = web_dir()
     app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
                 static_url_path="/static")
+    if not pin:
+        pin = f"{secrets.randbelow(10**6):06d}"
+        log.warning("host PIN for the club page: %s (--pin to choose one)", pin)
+    app.config.update(HOST_PIN=str(pin), SECRET_KEY=secrets.token_hex(32), TESTING=testing,
+                      SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      SESSION_COOKIE_NAME="companion_club", MAX_CONTENT_LENGTH=16 * 1024)
+    auth.protect(app)
     app.extensions["companion.club"] = ClubFeed(hub)
     app.register_blueprint(bp)
     return app

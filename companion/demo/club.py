@@ -49,8 +49,9 @@ def run_club(args, make_eyes, target: int, rounds: int | None) -> int:
     if not args.no_web:
         from companion.web.serve import WebServer
         try:
-            server = WebServer(create_club_app(hub), "0.0.0.0", args.port).start()
-            print(f"Club page: {server.url}  (on this machine: {server.local_url})")
+            app = create_club_app(hub, pin=f"{int.from_bytes(os.urandom(3), 'big') % 10**6:06d}")
+            server = WebServer(app, "0.0.0.0", args.port).start()
+            print(f"Club page: {server.url}  (on this machine: {server.local_url}); host PIN {app.config['HOST_PIN']}")
         except OSError as exc:
             print(f"(cannot serve the club page on port {args.port}: {exc}; try --port)")
     print(f"UNO Table Companion club demo (seed {seed}; broker {host}:{port}; files in {folder})")

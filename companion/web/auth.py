@@ -66,12 +66,17 @@ class PinLimiter:
 
 
 def init_app(app) -> None:
+    protect(app)
+    app.register_blueprint(bp)
+
+
+def protect(app) -> None:
+    """The PIN limiter and the CSRF check on every POST, for any of our apps (the club's too)."""
     app.extensions["companion.pins"] = PinLimiter(
-        int(app.config["PIN_MAX_FAILURES"]), int(app.config["PIN_GLOBAL_FAILURES"]),
-        float(app.config["PIN_WINDOW"]))
+        int(app.config.get("PIN_MAX_FAILURES", 5)), int(app.config.get("PIN_GLOBAL_FAILURES", 30)),
+        float(app.config.get("PIN_WINDOW", 60.0)))
     app.before_request(_check_csrf)
     app.jinja_env.globals.update(csrf_token=csrf_token, is_host=is_host)
-    app.register_blueprint(bp)
 
 
 def csrf_token() -> str:
