@@ -393,14 +393,7 @@ def _club(s: "_Section", path: Path | None) -> ClubConfig | None:
     user, password = s.get("username", "", str), s.get("password", "", str)
     if bool(user) != bool(password):
         raise ConfigError("club.username and club.password go together: set both, or neither")
-    ca = s.get("ca_file", "", str)
-    if ca:
-        p = Path(ca)
-        if not p.is_absolute() and path is not None:
-            p = path.parent / p
-        if not p.is_file():
-            raise ConfigError(f"club.ca_file: no file {p}")
-        ca = str(p)
+    ca = _file(s, "ca_file", path)
     tls = s.get("tls", False, bool)
     if ca and not tls:
         raise ConfigError("club.ca_file is set but club.tls is false: set tls = true to use it")
@@ -409,18 +402,27 @@ def _club(s: "_Section", path: Path | None) -> ClubConfig | None:
                       password=password, tls=tls, ca_file=ca)
 
 
+def _file(s: "_Section", key: str, path: Path | None) -> str:
+    """A file named by ``key`` (relative to the config file), checked to exist; "" when unset."""
+    name = s.get(key, "", str)
+    if not name:
+        return ""
+    p = Path(name)
+    if not p.is_absolute() and path is not None:
+        p = path.parent / p
+    if not p.is_file():
+        raise ConfigError(f"{s.key(key)}: no file {p}")
+    return str(p)
+
+
 def _voice(s: "_Section", path: Path | None) -> VoiceConfig:
     s.check_known(tuple(VoiceConfig.__dataclass_fields__))
     voice = s.get("voice", "en", str)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,39}", voice):
         raise ConfigError(f"voice.voice must be an espeak-ng voice name like \"en\" or \"en-gb\", got {voice!r}")
-    sentences = s.get("sentences", "", str)
+    sentences = _file(s, "sentences", path)
     if sentences:
         p = Path(sentences)
-        if not p.is_absolute() and path is not None:
-            p = path.parent / p
-        if not p.is_file():
-            raise ConfigError(f"voice.sentences: no file {p}")
         from companion.voice.sentences import Sentences
         try:
             Sentences.load(path=p)

@@ -393,3 +393,27 @@ def test_only_the_host_starts_or_stops_a_tournament_from_the_page():
     r = c.post("/tournament", data={"action": "stop", "csrf_token": token(html)}, follow_redirects=True)
     assert hub.director.view()["done"] and "Tournament stopped" in r.get_data(as_text=True)
     app.extensions["companion.club"].close()
+
+
+@needs_broker
+def test_companion_run_with_a_club_section_publishes_the_table(tmp_path, monkeypatch):
+    import argparse
+
+    import companion.panel
+    from companion.run import main
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setattr(companion.panel, "_factory", None)
+    broker = Broker(tmp_path / "broker").start()
+    hub = Hub(HubStore(None), "pub")
+    client = HubClient(hub, "127.0.0.1", broker.port).start()
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"[table]\nplayers = ['Ann', 'Ben']\ndb = 'game.db'\n[club]\nbroker = '127.0.0.1'\n"
+                   f"port = {broker.port}\nclub = 'pub'\ntable = 'hall'\n")
+    try:
+        wait_for(lambda: client.connected, 10, "the hub to connect")
+        assert main(argparse.Namespace(config=str(cfg), no_camera=True, no_web=True, run_for=2.0)) == 0
+        wait_for(lambda: hub.store.count("hall") == 1, 10, "the table's setup at the hub")
+        assert hub.tables()[0]["players"] == ["Ann", "Ben"]
+    finally:
+        client.close()
+        broker.stop()
