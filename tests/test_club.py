@@ -1,6 +1,7 @@
 """Club night: tables publish their event logs through a real Mosquitto, the hub keeps every
 event exactly once and its standings equal the tables' own scores, through a broker restart and
 a table killed mid-game. Skipped where Debian's mosquitto is not installed."""
+import shutil
 import signal
 import subprocess
 import sys
@@ -415,5 +416,45 @@ def test_companion_run_with_a_club_section_publishes_the_table(tmp_path, monkeyp
         wait_for(lambda: hub.store.count("hall") == 1, 10, "the table's setup at the hub")
         assert hub.tables()[0]["players"] == ["Ann", "Ben"]
     finally:
+        client.close()
+        broker.stop()
+
+
+def _certificates(folder: Path) -> tuple[str, str, str]:
+    """A CA and a server certificate for 127.0.0.1 it signed (openssl)."""
+    def run(*cmd):
+        subprocess.run(cmd, check=True, capture_output=True, cwd=folder)
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+        "-subj", "/CN=club test CA")
+    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr",
+        "-subj", "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName = IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "server.pem", "-days", "2", "-extfile", "san.ext")
+    return str(folder / "ca.pem"), str(folder / "server.pem"), str(folder / "server.key")
+
+
+@needs_broker
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_a_table_and_the_hub_over_tls(tmp_path):
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    ca, cert, key = _certificates(certs)
+    broker = Broker(tmp_path / "broker", tls=(ca, cert, key)).start()
+    hub = Hub(HubStore(None), "pub")
+    client = HubClient(hub, "127.0.0.1", broker.port, tls=True, ca_file=ca).start()
+    cfg = parse_config(f'[club]\nbroker = "127.0.0.1"\nport = {broker.port}\nclub = "pub"\ntable = "t1"\n'
+                       f'tls = true\nca_file = "{ca}"\n').club
+    t = Table(None)
+    t.submit({"setup": {"players": PLAYERS}})
+    pub = ClubPublisher(t, cfg).start()
+    stranger = ClubPublisher(Table(None), ClubConfig("127.0.0.1", "pub", "t2", broker.port, tls=True)).start()
+    try:
+        wait_for(lambda: hub.store.count("t1") == 1, 20, "t1's setup over TLS")
+        wait_for(lambda: stranger._warned, 10, "a table that does not trust the broker's certificate to say so")
+        assert not stranger.connected and hub.store.count("t2") == 0
+    finally:
+        pub.close()
+        stranger.close()
         client.close()
         broker.stop()

@@ -25,16 +25,20 @@ def free_port() -> int:
 
 class LocalBroker:
     """Mosquitto on 127.0.0.1:``port`` keeping its state in ``folder``; ``users`` {name: password}
-    and ``acl`` (an acl_file's text) turn anonymous access off. ``start()``, ``stop()``; it can be
-    started again on the same port and folder (a broker restart)."""
+    and ``acl`` (an acl_file's text) turn anonymous access off; ``tls`` (CA, certificate, key files)
+    makes it a TLS listener. ``start()``, ``stop()``; it can be started again on the same port and
+    folder (a broker restart)."""
 
-    def __init__(self, folder: str | Path, *, users: dict[str, str] | None = None, acl: str | None = None):
+    def __init__(self, folder: str | Path, *, users: dict[str, str] | None = None, acl: str | None = None,
+                 tls: tuple[str, str, str] | None = None):
         if MOSQUITTO is None:
             raise BrokerError("mosquitto is not installed (sudo apt install mosquitto), or give --broker HOST")
         self.folder, self.port = Path(folder), free_port()
         self.folder.mkdir(parents=True, exist_ok=True)
         lines = [f"listener {self.port} 127.0.0.1", "persistence true", f"persistence_location {self.folder}/",
                  "autosave_interval 1", "max_queued_messages 100000", "log_dest stderr"]
+        if tls:
+            lines += [f"cafile {tls[0]}", f"certfile {tls[1]}", f"keyfile {tls[2]}"]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             lines.append("user root")              # keep its files ours (it would switch to "mosquitto")
         if users:

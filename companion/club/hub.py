@@ -224,9 +224,10 @@ class HubClient:
         self.hub, self.broker, self.port = hub, broker, port
         self.client = client_factory(f"companion-hub-{hub.club}", username=username, password=password, tls=tls,
                                      ca_file=ca_file, clean=False)
-        self.connected = self.closing = False
+        self.connected = self.closing = self.failing = False
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_message = lambda client, userdata, m: hub.handle(m.topic, m.payload)
         hub.ask = self.ask
         hub.director.publish = self.seat
@@ -235,11 +236,17 @@ class HubClient:
         if getattr(reason_code, "is_failure", False):
             log.error("club hub: the broker %s:%d refused the hub: %s", self.broker, self.port, reason_code)
             return
-        self.connected = True
+        self.connected, self.failing = True, False
         log.info("club hub: connected to %s:%d, club %s", self.broker, self.port, self.hub.club)
         client.subscribe([(msg.tables_topic(self.hub.club, "events"), 1), (msg.tables_topic(self.hub.club, "state"), 1)])
         with self.hub._lock:
             self.hub.director.resend()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        if not self.failing:              # once until it connects
+            log.error("club hub: cannot connect to %s:%d (unreachable, or its TLS certificate is not trusted); "
+                      "trying again", self.broker, self.port)
+        self.failing = True
 
     def _on_disconnect(self, client, userdata, flags=None, reason_code=None, properties=None) -> None:
         if self.connected and not self.closing:

@@ -56,6 +56,8 @@ class ClubPublisher:
                                      password=cfg.password, tls=cfg.tls, ca_file=cfg.ca_file)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = lambda client, userdata: self._warn("cannot connect (unreachable, or "
+                                                                         "its TLS certificate is not trusted)")
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
 
