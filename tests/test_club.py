@@ -458,3 +458,39 @@ def test_a_table_and_the_hub_over_tls(tmp_path):
         stranger.close()
         client.close()
         broker.stop()
+
+
+@needs_broker
+def test_companion_club_serves_the_hub_and_refuses_bad_options(tmp_path, capsys):
+    import json
+    import urllib.request
+
+    from companion.cli import main
+    from companion.club.broker import free_port
+    broker = Broker(tmp_path / "broker").start()
+    web = free_port()
+    base = ["club", "--broker", "127.0.0.1", "--port", str(broker.port), "--db", str(tmp_path / "club.db")]
+    try:
+        assert main(base + ["--club", "a b"]) == 2
+        assert main(base + ["--club", "pub", "--pin", "12"]) == 2
+        assert main(base + ["--club", "pub", "--tournament", "partners4", "--players", "Ann,Ben", "--tables", "t1"]) == 2
+        rc: list[int] = []
+        th = threading.Thread(target=lambda: rc.append(main(base + ["--club", "pub", "--web-port", str(web), "--host",
+                                                                    "127.0.0.1", "--pin", "2468", "--run-for", "3"])))
+        th.start()
+        t = Table(None)
+        t.submit({"setup": {"players": PLAYERS}})
+        pub = ClubPublisher(t, ClubConfig("127.0.0.1", "pub", "t1", broker.port)).start()
+
+        def seen():
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{web}/api/club", timeout=1) as r:
+                    return json.load(r)["events"] == 1
+            except OSError:
+                return False
+        wait_for(seen, 10, "the hub's page to show t1's setup")
+        pub.close()
+        th.join(10)
+        assert rc == [0] and "host PIN 2468" in capsys.readouterr().out
+    finally:
+        broker.stop()
