@@ -1,6 +1,6 @@
 """Live updates as Server-Sent Events: a full snapshot on connect, then every accepted input
 (``update``, with ``spoken``: the line a phone says aloud when its "speak the calls" switch is
-on) and every change of the camera's status or open question (``camera``).
+on; a snapshot for phones carries the recent ones as ``spoken``: ``[[seq, line], ...]``) and every change of the camera's status or open question (``camera``).
 
 One ``Broadcaster`` per app subscribes to the table once and copies each update, already
 encoded, into a small queue per open connection; a phone that stops reading is dropped (its
@@ -9,6 +9,7 @@ from closing quiet connections, and ``retry:`` tells the browser how soon to rec
 """
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import queue
@@ -53,6 +54,7 @@ class Broadcaster:
                  spoken: Callable[[list], object] | None = None):
         self.table = table
         self.spoken = spoken            # announcements -> the line said aloud (voice.Sentences.line)
+        self._said: collections.deque = collections.deque(maxlen=RECENT)   # [seq, line] of recent inputs
         self.queue_size = queue_size
         self.camera = camera            # the camera's status for the page (None: no camera)
         self._camera_sent: dict | None = None
@@ -68,6 +70,8 @@ class Broadcaster:
         snap = self.table.snapshot()
         if recent is not None:
             snap = trim(snap, recent)
+            with self._lock:
+                snap["spoken"] = [list(x) for x in self._said][-recent:] if recent else []
         if self.camera is not None:
             snap["camera"] = self.camera()
         return snap
@@ -97,6 +101,8 @@ class Broadcaster:
                 line = None
             if line is not None:
                 msg["spoken"] = line.text
+                with self._lock:
+                    self._said.append((update.get("seq"), line.text))
         try:
             data = encode("update", msg, seq=update.get("seq"))
         except (TypeError, ValueError):

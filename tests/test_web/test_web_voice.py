@@ -101,3 +101,29 @@ def test_a_phone_speaks_new_calls_only_when_switched_on(browser):
         ctx.close()
     finally:
         srv.stop()
+
+
+@pytest.mark.browser
+def test_a_phone_that_polls_speaks_the_new_calls_too(browser):
+    table = Table(None, setup={"players": ["Ann", "Ben", "Cat"], "dealer": "Cat"})
+    app = create_app(table, config={"HOST_PIN": PIN, "POLL_MS": 200})
+    srv = start(app, host="127.0.0.1", port=0, threads=16, show_qr=False)
+    try:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+        ctx.add_init_script(STUB + "\ndelete window.EventSource;\n")      # no event stream: the page polls
+        page = ctx.new_page()
+        page.set_default_timeout(5000)
+        table.submit({"start": "red 5"})
+        page.goto(srv.local_url.rstrip("/") + "/")
+        page.wait_for_selector("#live.on")
+        assert page.inner_text("#live") == "polling"
+        page.check("#speak-calls")
+        table.submit({"play": "red 7"})
+        table.submit({"play": "red 8"})
+        page.wait_for_function("window.__spoken.length === 3")
+        assert page.evaluate("window.__spoken")[1:] == [["Red 7. Ben, your turn.", "en"], ["Red 8. Cat, your turn.", "en"]]
+        page.wait_for_timeout(600)                            # later polls say nothing again
+        assert len(page.evaluate("window.__spoken")) == 3
+        ctx.close()
+    finally:
+        srv.stop()

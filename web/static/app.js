@@ -225,7 +225,11 @@
   function poll() {
     fetch("/api/state?recent=20", {cache: "no-store", headers: {"Accept": "application/json"}})
       .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (s) { if (s) { render(s); if (!es || es.readyState !== 1) status("polling", true); } })
+      .then(function (s) {
+        if (!s) return;
+        render(s);
+        if (!es || es.readyState !== 1) { status("polling", true); speakPolled(s); }
+      })
       .catch(function () { status("offline", false); });
   }
   function startPolling() {
@@ -254,6 +258,16 @@
     if (typeof data.seq !== "number" || data.seq <= spokenSeq) return;
     spokenSeq = data.seq;
     if (page === "table" && data.spoken && window.speechSynthesis && speakingOn()) say(data.spoken);
+  }
+  function speakPolled(s) {
+    // Polling instead of the stream: the snapshot's recent lines newer than any spoken before.
+    (s.spoken || []).forEach(function (x) {
+      if (typeof x[0] === "number" && x[0] > spokenSeq) {
+        if (page === "table" && window.speechSynthesis && speakingOn()) say(x[1]);
+        spokenSeq = x[0];
+      }
+    });
+    if (typeof s.seq === "number" && s.seq > spokenSeq) spokenSeq = s.seq;
   }
   function speakSwitch() {
     var box = $("speak-calls");
