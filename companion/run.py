@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import queue
 import signal
-import socket
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-from companion.camera.gate import SAME_CARD, MotionGate, PileEvent
+from companion.camera.gate import SAME_CARD, PileEvent
 from companion.camera.pipeline import CameraStatus, CardWatcher
-from companion.config import Config, ConfigError, load_config
+from companion.config import ConfigError, load_config
+from companion.notify import Notifier
+from companion.parts import build_watcher, start_club, start_voice, warn_if_low_on_space
 from companion.panel import (ButtonDecoder, Buzzer, ColorLeds, Panel, Press, RawEdge, default_pin_factory,
                              input_for)
 
@@ -32,57 +31,6 @@ TUNE_PRIORITY = ("storage", "camera", "game_over", "round_over", "illegal_play",
 SCAN_INPUTS = ("verdict", "reveal", "hand")
 VOICE_BUTTON = "challenge"     # held for a long press: mute or unmute the voice (when [voice] is on)
 STORAGE_RECHECK = 5.0      # seconds between looks for room again while paused for storage
-
-
-class Notifier:
-    """systemd's notify protocol by hand: one datagram to ``$NOTIFY_SOCKET`` per message.
-
-    Without ``NOTIFY_SOCKET`` (not started by systemd) every call does nothing::
-
-        >>> Notifier(env={}).ready()
-        False
-    """
-
-    def __init__(self, env: dict | None = None, *, clock: Callable[[], float] = time.monotonic):
-        env = os.environ if env is None else env
-        addr = env.get("NOTIFY_SOCKET", "")
-        self.address = "\0" + addr[1:] if addr.startswith("@") else addr
-        usec = env.get("WATCHDOG_USEC", "")
-        self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else None
-        self.clock = clock
-        self._last = float("-inf")
-        self._sock = None
-
-    def send(self, message: str) -> bool:
-        if not self.address:
-            return False
-        try:
-            if self._sock is None:
-                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            self._sock.sendto(message.encode(), self.address)
-            return True
-        except OSError as exc:
-            log.warning("systemd notify failed: %s", exc)
-            return False
-
-    def ready(self, status: str = "refereeing") -> bool:
-        return self.send(f"READY=1\nSTATUS={status}")
-
-    def status(self, text: str) -> bool:
-        return self.send(f"STATUS={text}")
-
-    def watchdog(self) -> bool:
-        """Ping the watchdog, at most every half of ``WatchdogSec`` (cheap to call every loop)."""
-        if self.interval is None:
-            return False
-        now = self.clock()
-        if now - self._last < min(self.interval, 1.0):
-            return False
-        self._last = now
-        return self.send("WATCHDOG=1")
-
-    def stopping(self) -> bool:
-        return self.send("STOPPING=1")
 
 
 class Companion:
@@ -365,70 +313,6 @@ class Preview:
     def dismiss_question(self) -> bool:
         """The host's "no card was played" to the camera's open question."""
         return self.companion.dismiss_question() if self.companion is not None else False
-
-
-def warn_if_low_on_space(db: str, min_free_mb: int) -> int | None:
-    """Say at start when the event log's disk has less than ``min_free_mb`` free; the free MB."""
-    import shutil
-    try:
-        free = shutil.disk_usage(Path(db).resolve().parent).free // 2**20
-    except OSError:
-        return None
-    if free < min_free_mb:
-        log.warning("only %d MB free for the event log %s (less than [table] min_free_mb = %d): free space on "
-                    "the SD card; if it fills up the table pauses until there is room again", free, db, min_free_mb)
-    return free
-
-
-def start_voice(cfg: Config, table):
-    """The table's voice when ``[voice] enabled`` (a silent one, after one warning, when espeak-ng or
-    the audio device is missing); None when off."""
-    try:
-        from companion.voice import build_voice
-        voice = build_voice(cfg.voice)
-    except (ImportError, ValueError) as exc:
-        log.warning("voice: %s; the referee stays silent (the game goes on)", exc)
-        return None
-    if voice is not None:
-        voice.attach(table)
-        if voice.available:
-            log.info("voice: speaking %s calls (%s, %d words a minute); hold CHALLENGE to mute",
-                     cfg.voice.speak, cfg.voice.voice, cfg.voice.rate)
-    return voice
-
-
-def start_club(cfg: Config, table):
-    """The table's club publisher when ``[club]`` is set (it connects in the background, so a
-    broker that is down only means the game is sent later); None otherwise."""
-    if cfg.club is None:
-        return None
-    try:
-        from companion.club.publisher import ClubPublisher
-    except ImportError as exc:
-        log.error("club: paho-mqtt is missing (%s): this table is not published", exc)
-        return None
-    c = cfg.club
-    log.info("club: publishing this table as %s of club %s to %s:%d", c.table, c.club, c.broker, c.port)
-    return ClubPublisher(table, c).start()
-
-
-def build_watcher(cfg: Config, top, *, recognizer=None, source=None) -> CardWatcher | None:
-    """The card watcher for ``cfg``; None (with the reason logged) when there is no recogniser."""
-    if recognizer is None:
-        try:
-            from companion.vision import Recognizer
-            recognizer = Recognizer(deck=cfg.table.deck, model_dir=cfg.camera.model or None)
-        except Exception as exc:   # no model, or no vision in this build: buttons and page still work
-            log.error("no card recogniser (%s): running without the camera; enter plays on the page", exc)
-            return None
-    if source is None:
-        from companion.camera.sources import open_source
-        source = open_source(cfg.camera)
-    g = cfg.gate
-    gate = MotionGate(recognizer, roi=cfg.pile.roi, settle=g.settle, agree=g.agree, min_confidence=g.min_confidence,
-                      motion_threshold=g.motion_threshold, motion_fraction=g.motion_fraction,
-                      scene_fraction=g.scene_fraction, width=g.width, top=top)
-    return CardWatcher(source, gate)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

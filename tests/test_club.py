@@ -494,3 +494,14 @@ def test_companion_club_serves_the_hub_and_refuses_bad_options(tmp_path, capsys)
         assert rc == [0] and "host PIN 2468" in capsys.readouterr().out
     finally:
         broker.stop()
+
+
+def test_the_club_modules_examples_hold():
+    import doctest
+
+    import companion.club.hubstore
+    import companion.club.messages
+    import companion.club.tournament
+    for mod in (companion.club.messages, companion.club.hubstore, companion.club.tournament):
+        result = doctest.testmod(mod)
+        assert result.failed == 0 and result.attempted, mod.__name__

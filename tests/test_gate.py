@@ -257,10 +257,11 @@ def test_docstring_examples_run():
     import companion.camera.testing
     import companion.config
     import companion.panel
+    import companion.notify
     import companion.run
     import companion.vision.colour
     for mod in (companion.camera.gate, companion.camera.pipeline, companion.camera.sources,
-                companion.camera.testing, companion.config, companion.panel, companion.run, companion.calibrate,
-                companion.vision.colour):
+                companion.camera.testing, companion.config, companion.panel, companion.run, companion.notify,
+                companion.calibrate, companion.vision.colour):
         result = doctest.testmod(mod)
         assert result.failed == 0, mod.__name__

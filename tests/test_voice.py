@@ -271,3 +271,15 @@ def _wait_for(cond, timeout=5.0):
     while not cond():
         assert time.monotonic() < end, "timed out"
         time.sleep(0.01)
+
+
+def test_the_voice_modules_examples_hold():
+    import doctest
+
+    import companion.voice
+    import companion.voice.espeak
+    import companion.voice.sentences
+    import companion.voice.speaker
+    for mod in (companion.voice, companion.voice.espeak, companion.voice.sentences, companion.voice.speaker):
+        result = doctest.testmod(mod)
+        assert result.failed == 0 and (result.attempted or mod is companion.voice.espeak), mod.__name__

@@ -11,7 +11,7 @@ An event says which log file it comes from (``log``: a random id made once per f
 that starts a fresh file is not taken for the old one), its ``seq`` and the ``prev`` input before
 it, so the hub applies inputs in order and drops duplicates by (table, log, seq)::
 
-    >>> m = event_message("t1", "ab12", {"seq": 2, "prev": 1, "game": 1, "event": {"play": "red 7"},
+    >>> m = event_message("t1", "ab12ab12", {"seq": 2, "prev": 1, "game": 1, "event": {"play": "red 7"},
     ...                                  "source": "camera", "at": "2026-01-01T20:00:00.000+00:00"})
     >>> parse_event("uno/pub/tables/t1/events", m, club="pub")["event"]
     {'play': 'red 7'}
