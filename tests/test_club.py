@@ -345,6 +345,8 @@ def test_a_partner_tournament_seats_every_table_set_after_set(tmp_path, kind, pl
             for p, pts in _sheet_points(tmp_path / f"{name}.db", [st[name] for st in sets]).items():
                 sheet[p] = sheet.get(p, 0) + pts
         assert {s["player"]: s["points"] for s in view["standings"]} == {p: sheet.get(p, 0) for p in players}
+        for s in view["standings"]:                    # each player's points, kept per partnership
+            assert sum(s["with"].values()) == s["points"] and set(s["with"]) <= set(players) - {s["player"]}
         for t in at.values():
             wait_for(lambda: not (t.snapshot().get("paused") or {}), 10, "the last pause to be lifted")
     finally:

@@ -122,8 +122,16 @@ class Director:
         k = min(self.t["current"], len(self.t["sets"]) - 1)
         all_hands = [h for per_set in self.t["hands"] for hs in per_set.values() for h in hs]
         pts = tour.points(all_hands)
-        standings = sorted(({"player": p, "points": pts.get(p, 0)} for p in self.t["players"]),
-                           key=lambda x: (-x["points"], x["player"]))
+        by_partner: dict[str, dict[str, int]] = {p: {} for p in self.t["players"]}
+        for k_set, per_set in enumerate(self.t["hands"]):
+            for table, hs in per_set.items():
+                seats = self.t["sets"][k_set][table]
+                for name, got in tour.points(hs).items():
+                    if name in seats:
+                        partner = seats[(seats.index(name) + 2) % 4]
+                        by_partner[name][partner] = by_partner[name].get(partner, 0) + got
+        standings = sorted(({"player": p, "points": pts.get(p, 0), "with": by_partner.get(p, {})}
+                            for p in self.t["players"]), key=lambda x: (-x["points"], x["player"]))
         return {"id": self.t["id"], "kind": self.t["kind"], "set": k + 1, "sets": len(self.t["sets"]),
                 "done": self.t["done"], "seating": self.t["sets"][k],
                 "hands": {t: len(h) for t, h in (self.t["hands"][k] if self.t["hands"] else {}).items()},

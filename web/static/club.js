@@ -77,7 +77,10 @@
           ((tour.hands || {})[t] || 0) + " of " + tour.hands_per_set + " hands)"));
       });
       tst.textContent = "";
-      (tour.standings || []).forEach(function (s) { tst.appendChild(el("li", "", s.player + ": " + s.points + " points")); });
+      (tour.standings || []).forEach(function (s) {
+        var parts = Object.keys(s["with"] || {}).map(function (p) { return "with " + p + " " + s["with"][p]; });
+        tst.appendChild(el("li", "", s.player + ": " + s.points + " points" + (parts.length ? " (" + parts.join(", ") + ")" : "")));
+      });
     }
     $("counts").textContent = c.events + " events from the tables" + (c.ignored ? "; " + c.ignored + " messages ignored" : "") + ".";
   }
