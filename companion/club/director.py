@@ -53,9 +53,7 @@ class Director:
         self.t["issued"].append(marks)
         self.t["hands"].append({})
         self._save()
-        for table, seats in self.t["sets"][k].items():
-            self._send(table, {"tournament": self.t["id"], "set": k + 1, "sets": len(self.t["sets"]), "seats": seats,
-                               "hands": tour.HANDS, "setup": tour.setup_for(seats, self.t["deck"])})
+        self.resend()
         log.info("club: tournament %s set %d of %d seated", self.t["id"], k + 1, len(self.t["sets"]))
 
     def _send(self, table: str, seating: dict | None) -> None:
@@ -63,7 +61,7 @@ class Director:
             self.publish(table, seating)
 
     def resend(self) -> None:
-        """Send the seating in force again (the hub reconnected)."""
+        """Send the seating in force to every table (a new set, or the hub reconnected)."""
         if self.t is not None and not self.t["done"]:
             k = self.t["current"]
             for table, seats in self.t["sets"][k].items():

@@ -18,7 +18,7 @@ from flask import (Blueprint, Flask, Response, abort, current_app, flash, redire
 
 from companion.paths import web_dir
 from companion.web import auth
-from companion.web.live import encode
+from companion.web.live import CLOSE, Fanout, encode
 
 from .tournament import TournamentError
 
@@ -37,7 +37,7 @@ class ClubFeed:
         self.hub, self.every = hub, every
         self.version = 0
         self._body = b""
-        self._clients: set[queue.Queue] = set()
+        self.fanout = Fanout(16)
         self._lock = threading.Lock()
         self._dirty = threading.Event()
         self._closed = threading.Event()
@@ -63,39 +63,31 @@ class ClubFeed:
             self._dirty.clear()
             self._refresh()
             body, version = self.body()
-            data = f"id: {version}\nevent: club\ndata: ".encode() + body + b"\n\n"
-            with self._lock:
-                clients = list(self._clients)
-            for q in clients:
-                try:
-                    q.put_nowait(data)
-                except queue.Full:
-                    self._drop(q)
+            self.fanout.send(f"id: {version}\nevent: club\ndata: ".encode() + body + b"\n\n")
             time.sleep(self.every)
 
-    def _drop(self, q: queue.Queue) -> None:
-        with self._lock:
-            self._clients.discard(q)
-
     def stream(self, keepalive: float = 15.0):
-        q: queue.Queue = queue.Queue(16)
-        with self._lock:
-            if len(self._clients) >= MAX_STREAMS:
-                abort(429)
-            self._clients.add(q)
+        if self.fanout.clients >= MAX_STREAMS:
+            abort(429)
+        q = self.fanout.connect()
         try:
             body, version = self.body()
             yield b"retry: 2000\n" + encode("club", json.loads(body), seq=version)
             while not self._closed.is_set():
                 try:
-                    yield q.get(timeout=keepalive)
+                    item = q.get(timeout=keepalive)
                 except queue.Empty:
                     yield b": keepalive\n\n"
+                    continue
+                if item is CLOSE:
+                    return
+                yield item
         finally:
-            self._drop(q)
+            self.fanout.disconnect(q)
 
     def close(self) -> None:
         self._closed.set()
+        self.fanout.close()
 
 
 def feed() -> ClubFeed:

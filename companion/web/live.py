@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("live", __name__)
 
-_CLOSE = object()
+CLOSE = object()      # what a connection's queue gets when it must end
 
 
 def encode(event: str, data: dict, *, seq=None) -> bytes:
@@ -46,6 +46,59 @@ def trim(snap: dict, recent: int = RECENT) -> dict:
     return out
 
 
+class Fanout:
+    """Encoded messages copied into a small queue per open connection; a reader that falls
+    ``queue_size`` messages behind is dropped (its browser reconnects and starts afresh)."""
+
+    def __init__(self, queue_size: int = 256):
+        self.queue_size = queue_size
+        self._clients: set[queue.Queue] = set()
+        self._lock = threading.Lock()
+
+    def connect(self) -> queue.Queue:
+        q: queue.Queue = queue.Queue(self.queue_size)
+        with self._lock:
+            self._clients.add(q)
+        return q
+
+    def disconnect(self, q: queue.Queue) -> None:
+        with self._lock:
+            self._clients.discard(q)
+
+    @property
+    def clients(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
+    def send(self, data: bytes) -> None:
+        with self._lock:
+            clients = list(self._clients)
+        for q in clients:
+            try:
+                q.put_nowait(data)
+            except queue.Full:
+                self.drop(q)
+
+    def drop(self, q: queue.Queue) -> None:
+        self.disconnect(q)
+        try:
+            while True:
+                q.get_nowait()
+        except queue.Empty:
+            pass
+        q.put_nowait(CLOSE)
+
+    def close(self) -> None:
+        """End every connection: each reader gets `CLOSE`."""
+        with self._lock:
+            clients, self._clients = list(self._clients), set()
+        for q in clients:
+            try:
+                q.put_nowait(CLOSE)
+            except queue.Full:
+                self.drop(q)
+
+
 class Broadcaster:
     """Fans the table's updates out to every open live connection."""
 
@@ -58,7 +111,7 @@ class Broadcaster:
         self.queue_size = queue_size
         self.camera = camera            # the camera's status for the page (None: no camera)
         self._camera_sent: dict | None = None
-        self._clients: set[queue.Queue] = set()
+        self.fanout = Fanout(queue_size)
         self._lock = threading.Lock()
         self.closed = False
         self._unsubscribe = table.subscribe(self._on_update)
@@ -85,7 +138,7 @@ class Broadcaster:
             if status == self._camera_sent:
                 return
             self._camera_sent = status
-        self._send(encode("camera", status or {}))
+        self.fanout.send(encode("camera", status or {}))
 
     def _on_update(self, update: dict) -> None:
         # Called by the table after every accepted input: stamp, encode once, hand out.
@@ -108,41 +161,17 @@ class Broadcaster:
         except (TypeError, ValueError):
             log.exception("live: cannot encode an update")
             return
-        self._send(data)
-
-    def _send(self, data: bytes) -> None:
-        with self._lock:
-            clients = list(self._clients)
-        for q in clients:
-            try:
-                q.put_nowait(data)
-            except queue.Full:
-                self._drop(q)
-
-    def _drop(self, q: queue.Queue) -> None:
-        with self._lock:
-            self._clients.discard(q)
-        try:
-            while True:
-                q.get_nowait()
-        except queue.Empty:
-            pass
-        q.put_nowait(_CLOSE)
+        self.fanout.send(data)
 
     def connect(self) -> queue.Queue:
-        q: queue.Queue = queue.Queue(self.queue_size)
-        with self._lock:
-            self._clients.add(q)
-        return q
+        return self.fanout.connect()
 
     def disconnect(self, q: queue.Queue) -> None:
-        with self._lock:
-            self._clients.discard(q)
+        self.fanout.disconnect(q)
 
     @property
     def clients(self) -> int:
-        with self._lock:
-            return len(self._clients)
+        return self.fanout.clients
 
     def close(self) -> None:
         """End every live connection (on shutdown) and stop listening to the table."""
@@ -153,13 +182,7 @@ class Broadcaster:
                     unsubscribe()
             except Exception:
                 log.debug("live: unsubscribe failed", exc_info=True)
-        with self._lock:
-            clients, self._clients = list(self._clients), set()
-        for q in clients:
-            try:
-                q.put_nowait(_CLOSE)
-            except queue.Full:
-                self._drop(q)
+        self.fanout.close()
 
     def stream(self, *, keepalive: float = 15.0, retry_ms: int = 2000, limit: float | None = None):
         """The bytes of one connection: retry, snapshot, then updates and keepalives."""
@@ -178,7 +201,7 @@ class Broadcaster:
                 except queue.Empty:
                     yield b": keepalive\n\n"
                     continue
-                if item is _CLOSE:
+                if item is CLOSE:
                     return
                 seq = _seq_of(item)       # None for a camera event: it never ends the check
                 if seen is not None and seq is not None:
