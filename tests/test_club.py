@@ -368,6 +368,8 @@ def test_the_page_shows_the_tournament_seating_and_its_standings():
     app = create_club_app(hub)
     html = app.test_client().get("/").get_data(as_text=True)
     assert "set 1 of 7, 4 hands each" in html and "t1: P0 &amp; P1 against" in html
+    again = Hub(hub.store, "pub")                       # a restarted hub carries on with the tournament
+    assert again.director.view() == hub.director.view() and not again.director.view()["done"]
     hub.director.stop()
     assert sent[-1] == ("t2", None)                     # seatings cleared when it stops
     app.extensions["companion.club"].close()
