@@ -521,6 +521,23 @@ def test_outline_dataset_writes_oriented_boxes_of_the_scenes(tmp_path):
             assert len(v) == 9 and 0 <= min(v[1:]) and max(v[1:]) <= 1
 
 
+def test_squashed_training_scenes_keep_their_labels_and_the_validation_scenes_stay_as_made(tmp_path):
+    # a dataset export that changes a photo's aspect ratio, taught: the same scenes stretched one
+    # way, labels unchanged (normalised, they stretch with the image); validation untouched
+    from companion.vision.dataset import SQUASH, write_outline_dataset
+    plain = write_outline_dataset(tmp_path / "plain", count=4, val=1, procs=1, first_seed=700, kinds=("pile",))
+    squash = write_outline_dataset(tmp_path / "sq", count=4, val=1, procs=1, first_seed=700, kinds=("pile",),
+                                   squash=1.0)
+    for split, stretched in (("train", True), ("val", False)):
+        for f in sorted((plain.parent / "images" / split).glob("*.jpg")):
+            a = cv2.imread(str(f)).shape[:2]
+            b = cv2.imread(str(squash.parent / "images" / split / f.name)).shape[:2]
+            ratio = (b[1] / b[0]) / (a[1] / a[0])
+            assert (SQUASH[0] - 0.02 <= ratio <= SQUASH[1] + 0.02 and ratio != 1.0) if stretched else b == a, f.name
+            label = f"labels/{split}/{f.stem}.txt"
+            assert (plain.parent / label).read_text() == (squash.parent / label).read_text()
+
+
 def test_a_lower_least_share_in_view_adds_corners_half_hidden_and_nothing_else():
     # the same picture; every label made at the usual 0.75 is made again, and the added ones are
     # corner indices seen less than that but at least the new least share

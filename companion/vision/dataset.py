@@ -26,6 +26,7 @@ from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, MIN_INDEX, make_scene
 # disjoint seed ranges
 SEEDS = {"train": 0, "val": 1_000_000, "crops": 2_000_000, "bench": 9_000_000}
 SIZES = ((416, 416), (416, 416), (480, 360), (320, 320))
+SQUASH = (0.75, 4 / 3)     # how far a dataset export (a square one, say) stretches a photo one way
 
 
 def _run(fn, jobs: list, procs: int):
@@ -72,13 +73,29 @@ def read_labels(path: Path, w: int, h: int) -> list[tuple[int, tuple]]:
     return rows
 
 
+def squashed(image: np.ndarray, seed: int, share: float) -> np.ndarray:
+    """For ``share`` of the seeds, ``image`` stretched one way by 0.75-1.33 (log-uniform), as a
+    dataset export that changes a photo's aspect ratio leaves it; the rest as they are. Labels in
+    normalised coordinates stay right: they stretch with the image."""
+    if share <= 0:
+        return image
+    rng = np.random.default_rng(seed + 31)
+    if rng.random() >= share:
+        return image
+    a = float(np.exp(rng.uniform(np.log(SQUASH[0]), np.log(SQUASH[1]))))
+    h, w = image.shape[:2]
+    size = (max(32, round(w * a)), h) if rng.random() < 0.5 else (w, max(32, round(h / a)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if size[0] * size[1] < w * h else cv2.INTER_LINEAR)
+
+
 def _write_detector(args):
-    seed, out, split, heights, tilt, kinds, hands, cut_labels, soft = args
+    seed, out, split, heights, tilt, kinds, hands, cut_labels, soft, squash = args
     kind = kinds[seed % len(kinds)] if kinds else None
     image, labels = soft_scene(seed, _scene_size(seed), soft, heights=heights, tilt=tilt, kind=kind, hands=hands,
                                cut_labels=cut_labels)
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
+    image = squashed(image, seed, squash if split == "train" else 0.0)
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     lines = []
     for lab, (x1, y1, x2, y2) in labels:
@@ -91,19 +108,20 @@ def _write_detector(args):
 
 def write_detector_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None,
                            heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = (),
-                           hands: float | None = None, cut_labels: bool = False, soft: float = 0.0) -> Path:
+                           hands: float | None = None, cut_labels: bool = False, soft: float = 0.0,
+                           squash: float = 0.0) -> Path:
     """Images + YOLO labels + data.yaml; returns the data.yaml path. ``heights``: the range of
     a card's height as a share of the frame's shorter side; ``tilt``: the camera leans up to this
     many degrees from overhead; ``hands``: the chance of hands over the cards; ``cut_labels``:
     label centres and faces the frame cuts (all four: ``make_scene``); ``soft``: the share of
     scenes made small and scaled up, as a close-up of a small card shows them (`soft_scene`);
-    ``kinds``: only scenes of these kinds (``ALL_KINDS``, taken in turn by seed; empty: each seed
+    ``squash``: the share of training scenes stretched one way (`squashed`); ``kinds``: only scenes of these kinds (``ALL_KINDS``, taken in turn by seed; empty: each seed
     draws its own kind).
 
     Training scenes use seeds ``first_seed..`` (default ``SEEDS["train"]``), which must stay below
     the validation range so that a later batch of scenes adds new ones instead of repeating."""
     return _write_yolo(out, count, val, procs, first_seed, CLASSES, _write_detector,
-                       (heights, tilt, _check_kinds(kinds), hands, cut_labels, soft))
+                       (heights, tilt, _check_kinds(kinds), hands, cut_labels, soft, squash))
 
 
 def _write_yolo(out: Path, count: int, val: int, procs: int, first_seed: int | None, names: tuple, fn,
@@ -316,12 +334,13 @@ def _write_rows(fn, jobs: list, procs: int, path: Path) -> Path:
 
 
 def _write_outlines(args):
-    seed, out, split, heights, tilt, kinds, hands = args
+    seed, out, split, heights, tilt, kinds, hands, squash = args
     kind = kinds[seed % len(kinds)] if kinds else None
     sc = make_scene(seed, size=_scene_size(seed), heights=heights, tilt=tilt, kind=kind, hands=hands)
     h, w = sc.image.shape[:2]
     name = f"s{seed:08d}"
-    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    image = squashed(sc.image, seed, squash if split == "train" else 0.0)
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     lines = [f"{c} " + " ".join(f"{v:.6f}" for v in q.reshape(-1)) for c, q in outline_rows(sc.outlines, w, h)]
     (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
     return 1
@@ -329,11 +348,11 @@ def _write_outlines(args):
 
 def write_outline_dataset(out: Path, count: int, val: int, procs: int = 2, first_seed: int | None = None,
                           heights: tuple = (0.18, 0.75), tilt: float = 0.0, kinds: tuple = (),
-                          hands: float | None = None) -> Path:
+                          hands: float | None = None, squash: float = 0.0) -> Path:
     """Images + Ultralytics oriented-box labels of every face-up card's outline (`outline_rows`)
     + data.yaml; returns the data.yaml path. The arguments are `write_detector_dataset`'s."""
     return _write_yolo(out, count, val, procs, first_seed, OUTLINE_CLASSES, _write_outlines,
-                       (heights, tilt, _check_kinds(kinds), hands))
+                       (heights, tilt, _check_kinds(kinds), hands, squash))
 
 
 RARE = ("wild", "wild_draw_four", "wild_swap_hands", "wild_shuffle_hands", "wild_customizable", "wild_seinfeld",
@@ -452,6 +471,9 @@ def main(argv=None):
     ap.add_argument("--soft", type=float, default=0.0, metavar="SHARE",
                     help="this share of the scenes are made at 20-50%% of their size and scaled up, as the "
                          "recogniser's close-up of a small card shows it (detector)")
+    ap.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the training scenes are stretched one way by 0.75-1.33, as a dataset "
+                         "export that changes a photo's aspect ratio leaves them (detector, outlines)")
     ap.add_argument("--kinds", nargs="+", default=(), choices=sorted(set(ALL_KINDS)),
                     help="only scenes of these kinds, taken in turn (default: any but lookalike)")
     ap.add_argument("--fonts", nargs="+", default=(), metavar="NAME",
@@ -475,6 +497,8 @@ def main(argv=None):
         ap.error(f"--frame-cuts is a share of the centre symbols, from 0 to 1 (got {a.frame_cuts})")
     if not 0 <= a.soft <= 1:
         ap.error(f"--soft is a share of the scenes, from 0 to 1 (got {a.soft})")
+    if not 0 <= a.squash <= 1:
+        ap.error(f"--squash is a share of the scenes, from 0 to 1 (got {a.squash})")
     if a.hands is not None and not 0 <= a.hands <= 1:
         ap.error(f"--hands is a share of the scenes, from 0 to 1 (got {a.hands})")
     try:
@@ -487,10 +511,10 @@ def main(argv=None):
                           a.hands, RARE if a.rare else (), a.finder))
     elif a.what == "outlines":
         print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
-                                    a.tilt, tuple(a.kinds), a.hands))
+                                    a.tilt, tuple(a.kinds), a.hands, a.squash))
     elif a.what == "detector":
         print(write_detector_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
-                                   a.tilt, tuple(a.kinds), a.hands, a.cut_labels, a.soft))
+                                   a.tilt, tuple(a.kinds), a.hands, a.cut_labels, a.soft, a.squash))
     else:
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
