@@ -11,7 +11,7 @@ from companion.vision.colour import (HUES, SKIN_MAX_SAT, balance, colour_of_hues
                                      palette_misfit, read_colour, saturated_hues, white_balance)
 from companion.vision.recognizer import Detection, ModelError, Part, Recognition, Recognizer
 from companion.vision.render import fade
-from companion.vision import recognizer
+from companion.vision import pile_image, pile_order, pile_parts, pile_tuning, recognizer
 from companion.vision.synth import make_scene
 
 HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
@@ -230,11 +230,11 @@ def test_a_corner_index_on_its_cards_ink_is_told_from_a_playing_cards_rank_on_wh
     held = uno.copy()
     held[:, :22] = (110, 150, 205)                          # a hand over half of the UNO card's corner
     for patch in (uno, held):
-        colour, share = recognizer._bare_ink(patch, CLASSIC, SKIN_MAX_SAT)
-        assert colour == "red" and share >= recognizer.SPOT_INK
-    colour, share = recognizer._bare_ink(rank, CLASSIC, SKIN_MAX_SAT)
-    assert colour == "red" and share < recognizer.SPOT_INK
-    assert recognizer._bare_ink(np.full((40, 40, 3), 245, np.uint8), CLASSIC, SKIN_MAX_SAT) == (None, 0.0)
+        colour, share = pile_image._bare_ink(patch, CLASSIC, SKIN_MAX_SAT)
+        assert colour == "red" and share >= pile_tuning.SPOT_INK
+    colour, share = pile_image._bare_ink(rank, CLASSIC, SKIN_MAX_SAT)
+    assert colour == "red" and share < pile_tuning.SPOT_INK
+    assert pile_image._bare_ink(np.full((40, 40, 3), 245, np.uint8), CLASSIC, SKIN_MAX_SAT) == (None, 0.0)
 
 
 def test_grey_patch_has_no_colour():
@@ -481,12 +481,12 @@ def _read_pile(seed: int, reader: Recognizer, kind: str = "pile"):
 
 
 class _SeenDarkened(_Scripted):
-    """A detector that finds its parts only in `frame` darkened (`recognizer.DARKEN`), and a
+    """A detector that finds its parts only in `frame` darkened (`pile_tuning.DARKEN`), and a
     classifier that reads them surely only there."""
 
     def __init__(self, parts, colours, frame):
         super().__init__(parts, colours)
-        self._darkened = cv2.LUT(frame, recognizer.DARKEN)
+        self._darkened = cv2.LUT(frame, pile_tuning.DARKEN)
 
     def detect(self, image, fill=1.0):
         return super().detect(image, fill) if fill == 1.0 and np.array_equal(image, self._darkened) else []
@@ -550,13 +550,13 @@ def test_a_frame_where_no_top_card_is_read_is_looked_at_again_turned(outline, re
 
 
 class _SeenSharpened(_Scripted):
-    """A detector that finds its parts only in `frame` sharpened (`recognizer._sharpened`, on the
-    frame shrunk to `recognizer.SOFT_SIDE`: there its boxes are shrunk too)."""
+    """A detector that finds its parts only in `frame` sharpened (`pile_image._sharpened`, on the
+    frame shrunk to `pile_tuning.SOFT_SIDE`: there its boxes are shrunk too)."""
 
     def __init__(self, parts, colours, frame):
         super().__init__(parts, colours)
-        small, self._scale = recognizer._at_most(frame, recognizer.SOFT_SIDE)
-        self._sharp = recognizer._sharpened(small)
+        small, self._scale = pile_image._at_most(frame, pile_tuning.SOFT_SIDE)
+        self._sharp = pile_image._sharpened(small)
 
     def detect(self, image, fill=1.0):
         if fill != 1.0 or not np.array_equal(image, self._sharp):
@@ -575,7 +575,7 @@ def test_an_out_of_focus_frame_is_looked_at_again_sharpened(soft):
     cv2.putText(frame, "8", (250, 330), cv2.FONT_HERSHEY_SIMPLEX, 6, (245, 245, 245), 12)
     if soft:
         frame = cv2.GaussianBlur(frame, (0, 0), 4)
-    assert (recognizer._sharpness(recognizer._at_most(frame, recognizer.SOFT_SIDE)[0]) < recognizer.SOFT) == soft
+    assert (pile_image._sharpness(pile_image._at_most(frame, pile_tuning.SOFT_SIDE)[0]) < pile_tuning.SOFT) == soft
     face, index, centre = (200, 100, 400, 400), (215, 115, 255, 165), (260, 200, 340, 300)
     rec = _SeenSharpened([("card", face, 0.7, "none", 0.0), ("index", index, 0.7, "8", 0.97),
                           ("centre", centre, 0.6, "8", 0.95)], {face: "blue", index: "blue", centre: "blue"}, frame)
@@ -671,7 +671,7 @@ def _card_corners(centre, turn, width):
 def _card_on(img, centre, turn, width, bgr):
     """Draw a card (width x 1.5 width, turned `turn` degrees) of colour `bgr` with a white border
     and a white middle; returns its index's and centre symbol's boxes as the detector gives them."""
-    from companion.vision.recognizer import INDEX_AT
+    from companion.vision.pile_tuning import INDEX_AT
     quad = _card_corners(centre, turn, width)
     cv2.fillConvexPoly(img, np.int32(np.round(quad)), (245, 245, 245))
     cv2.fillConvexPoly(img, np.int32(np.round((quad - centre) * 0.9 + centre)), bgr)
@@ -1486,9 +1486,9 @@ def test_a_coloured_number_at_the_papers_edge_by_a_bright_table_is_no_card(monke
     box = (300, 200, 336, 240)
     rec = _Scripted([("index", box, 0.55, "5", 0.95)], {box: "red"})
     assert rec.recognize(img).cards == []
-    monkeypatch.setattr(recognizer, "MAX_INK_RISE", 1.0)     # the ring's saturation lets it in,
+    monkeypatch.setattr(pile_tuning, "MAX_INK_RISE", 1.0)     # the ring's saturation lets it in,
     assert rec.recognize(img).cards == []                    # but the cloth is green, not red
-    monkeypatch.setattr(recognizer, "RED_RING", 0.0)
+    monkeypatch.setattr(pile_tuning, "RED_RING", 0.0)
     assert len(rec.recognize(img).cards) == 1
 
 
@@ -1497,7 +1497,7 @@ def _rank_at_a_corner(ink, grow, table=(60, 90, 60)):
     card on a `table`: the less ink round it, the more it looks like a playing card's rank."""
     img = np.full((480, 640, 3), table, np.uint8)
     img[150:300, 250:380] = (235, 235, 235)
-    x1, y1, x2, y2 = (int(round(v)) for v in recognizer._grown((296, 200, 330, 240), grow))
+    x1, y1, x2, y2 = (int(round(v)) for v in pile_image._grown((296, 200, 330, 240), grow))
     img[y1:y2, x1:x2] = ink
     cv2.putText(img, "7", (300, 236), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (235, 235, 235), 4)
     return img
@@ -1523,10 +1523,10 @@ def test_a_lone_index_in_a_playing_cards_red_must_be_found_surely(colour, ink, g
     box, card = (296, 200, 330, 240), (250, 150, 380, 300)
     img = _rank_at_a_corner(ink, grow)
     if grow == 1.1:
-        assert recognizer.RED_RING <= recognizer._ring_share(img, box, colour, CLASSIC) < recognizer.RED_RING_SURE
+        assert pile_tuning.RED_RING <= pile_image._ring_share(img, box, colour, CLASSIC) < pile_tuning.RED_RING_SURE
     rec = _Scripted([("index", box, score, "7", 0.95)] + [("card", card, face, "none", 0.0)] * bool(face),
                     {box: colour, card: colour})
-    assert len(rec.recognize(img).cards) == (1 if face and face >= recognizer.RED_FACE_SURE else cards)
+    assert len(rec.recognize(img).cards) == (1 if face and face >= pile_tuning.RED_FACE_SURE else cards)
 
 
 @pytest.mark.parametrize("table,score,cards", [((60, 160, 40), 0.55, 0), ((40, 30, 210), 0.55, 1),
@@ -1542,7 +1542,7 @@ def test_a_red_symbol_ringed_by_another_colours_table_is_no_card(table, score, c
     img[198:242, 298:332] = (235, 235, 235)
     cv2.rectangle(img, (302, 202), (327, 237), (40, 30, 210), 4)
     rec = _Scripted([("index", box, score, "0", 0.95)], {box: "red"})
-    assert recognizer._on_ink(img, box)
+    assert pile_image._on_ink(img, box)
     assert len(rec.recognize(img).cards) == cards
     assert len(rec.recognize(_rank_at_a_corner((40, 30, 210), 1.3, table)).cards) == 1     # a real one there
 
@@ -1558,7 +1558,7 @@ def test_a_dark_yellow_dot_by_a_red_corner_is_no_wilds_oval():
     cv2.circle(patch, (24, 26), 11, (30, 190, 230), -1)      # a yellow dot, bright at its edge ...
     cv2.circle(patch, (24, 26), 7, (59, 137, 160), -1)       # ... dark and dull in its middle
     assert colour_shares(saturated_hues(patch), CLASSIC)[2] > 0.2         # read green as a card's colour
-    assert not recognizer._four_coloured(patch, (0, 0, 48, 48), CLASSIC)
+    assert not pile_image._four_coloured(patch, (0, 0, 48, 48), CLASSIC)
 
 
 @pytest.mark.parametrize("centre,index_p,cards", [("four cards", None, 1), ("white papers", None, 0),
@@ -1584,8 +1584,8 @@ def test_a_wild_draw_fours_centre_shows_four_coloured_cards(centre, index_p, car
 
 
 def test_a_playing_cards_red_rank_is_read_in_the_decks_colour_nearest_red():
-    assert recognizer._rank_red(CLASSIC) == "red"
-    assert recognizer._rank_red(SEINFELD) == "orange"
+    assert pile_image._rank_red(CLASSIC) == "red"
+    assert pile_image._rank_red(SEINFELD) == "orange"
 
 
 @pytest.mark.parametrize("symbol,score,cards", [
@@ -2035,10 +2035,10 @@ def test_the_vision_docstring_examples_run():
     import doctest
 
     import companion.vision.colour
-    import companion.vision.recognizer
+    import companion.vision.pile_image
     import companion.vision.render
     import companion.vision.synth
-    for mod in (companion.vision.colour, companion.vision.recognizer, companion.vision.render,
+    for mod in (companion.vision.colour, companion.vision.pile_image, companion.vision.render,
                 companion.vision.synth):
         result = doctest.testmod(mod)
         assert result.failed == 0 and result.attempted > 0, mod.__name__
@@ -2063,9 +2063,9 @@ def test_a_cards_two_corners_lie_a_little_over_two_index_sizes_apart():
     # is not a second corner of the same card
     centre = Part("centre", (110, 175, 185, 250), 0.85, "skip", 0.95)
     top = Part("index", (163, 157, 200, 193), 0.76, "skip", 0.99)
-    assert recognizer._fits_corner(Part("index", (90, 222, 137, 269), 0.59, "skip", 0.96), [centre, top])
-    assert not recognizer._fits_corner(Part("index", (130, 190, 167, 226), 0.7, "skip", 0.96), [centre, top])
-    assert not recognizer._fits_corner(Part("index", (20, 300, 57, 336), 0.7, "skip", 0.96),
+    assert pile_parts._fits_corner(Part("index", (90, 222, 137, 269), 0.59, "skip", 0.96), [centre, top])
+    assert not pile_parts._fits_corner(Part("index", (130, 190, 167, 226), 0.7, "skip", 0.96), [centre, top])
+    assert not pile_parts._fits_corner(Part("index", (20, 300, 57, 336), 0.7, "skip", 0.96),
                                        [centre, top, Part("index", (90, 222, 137, 269), 0.59, "skip", 0.96)])
 
 
@@ -2194,7 +2194,7 @@ def test_a_card_no_part_of_which_is_found_is_read_where_an_outline_shows_it_unco
     rec = Recognizer(deck=sc.deck)
     top = rec.recognize(sc.image).top
     assert top is not None and (top.color, top.symbol) == ("blue", "1")
-    monkeypatch.setattr(recognizer, "TURNED_LOOK", 1.1)
+    monkeypatch.setattr(pile_tuning, "TURNED_LOOK", 1.1)
     assert rec.recognize(sc.image).top is None
     rec.outliner = _Outlines([FoundOutline("card", sc.outlines[-1].quad, score)])
     top = rec.recognize(sc.image).top
@@ -2239,9 +2239,9 @@ def test_a_top_card_read_unsurely_is_read_again_by_its_uncovered_outline(monkeyp
     rec = Recognizer(deck=sc.deck)
     rec.outliner, rec.reader = None, None      # this rule alone (the card reader reads 9,481,046's outline too)
     top = rec.recognize(sc.image).top
-    assert (top.color, top.symbol) == misread and top.confidence < recognizer.REREAD_BELOW
+    assert (top.color, top.symbol) == misread and top.confidence < pile_tuning.REREAD_BELOW
     if below is not None:
-        monkeypatch.setattr(recognizer, "REREAD_BELOW", below)
+        monkeypatch.setattr(pile_tuning, "REREAD_BELOW", below)
     rec.outliner = _Outlines([FoundOutline("card", sc.outlines[-1].quad, score)])
     top = rec.recognize(sc.image).top
     assert ((top.color, top.symbol) == (sc.top.color, sc.top.symbol)) == mended
@@ -2296,12 +2296,12 @@ def test_a_playing_card_the_outline_finder_takes_for_a_card_is_no_card_its_paper
     # which learnt look-alike tables, finds no outline there.)
     sc = make_scene(9_560_028, size=(640, 480), kind="lookalike")
     rec = Recognizer(deck="any")
-    assert not any(o.cls == "card" and o.score >= recognizer.OUTLINE_READ for o in rec.outliner.find(sc.image))
+    assert not any(o.cls == "card" and o.score >= pile_tuning.OUTLINE_READ for o in rec.outliner.find(sc.image))
     quad = np.float32([[369.7, 95.2], [559.8, 134.0], [507.3, 391.6], [317.2, 352.9]])
     rec.outliner = _Outlines([FoundOutline("card", quad, 0.8)])
     found = rec.recognize(sc.image)
     assert found.top is None and not found.cards
-    monkeypatch.setattr(recognizer, "OUTLINE_INK", 0.0)
+    monkeypatch.setattr(pile_tuning, "OUTLINE_INK", 0.0)
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == ("red", "2")
 
@@ -2405,9 +2405,9 @@ def test_of_two_overlapping_cards_both_called_uncovered_the_one_whose_sides_show
     sc = _bench_scene(9_500_209)
     assert str(sc.top) == "green 9"
     if ratio is not None:
-        monkeypatch.setattr(recognizer, "OVER_RATIO", ratio)
+        monkeypatch.setattr(pile_tuning, "OVER_RATIO", ratio)
         # (the card reader's pile rule, `_on_pile`, also sees the 9 on the pile: left out here)
-        monkeypatch.setattr(recognizer, "PILE_MARGIN", 1e9)
+        monkeypatch.setattr(pile_tuning, "PILE_MARGIN", 1e9)
     rec = Recognizer(deck=sc.deck)
     found = rec.recognize(sc.image)
     assert (found.top.color, found.top.symbol) == want
@@ -2446,7 +2446,7 @@ def test_the_card_reader_names_the_top_card_only_where_its_thresholds_let_it(
     rec = Recognizer(deck=sc.deck)
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == want
-    monkeypatch.setattr(recognizer, name, undone)
+    monkeypatch.setattr(pile_tuning, name, undone)
     top = rec.recognize(sc.image).top
     assert (top.color, top.symbol) == otherwise
 
@@ -2459,4 +2459,4 @@ def test_the_card_reader_names_the_top_card_only_where_its_thresholds_let_it(
 ])
 def test_of_two_uncovered_cards_the_one_on_the_covered_ones_lies_on_the_pile(covered, on_pile):
     first, beside = _card_corners((200, 200), 0, 100), _card_corners((320, 210), 0, 100)
-    assert recognizer._on_pile(first, beside, covered) == on_pile
+    assert pile_order._on_pile(first, beside, covered) == on_pile

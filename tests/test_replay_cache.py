@@ -59,21 +59,21 @@ def test_a_cached_run_of_the_pile_benchmark_reads_as_an_uncached_one(tmp_path, c
 
 def test_a_threshold_is_changed_for_the_run_only(tmp_path, capsys, models_script, monkeypatch):
     bp = models_script("bench_piles")
-    from companion.vision import recognizer
+    from companion.vision import pile_tuning, recognizer
     seen = []
     real = recognizer.Recognizer.recognize
 
     def spy(self, image, roi=None):
-        seen.append(recognizer.READER_SURE)
+        seen.append(pile_tuning.READER_SURE)
         return real(self, image, roi)
 
     monkeypatch.setattr(recognizer.Recognizer, "recognize", spy)
-    before = recognizer.READER_SURE
+    before = pile_tuning.READER_SURE
     out = tmp_path / "run.json"
     assert bp.main(["--first-seeds", "9200000", "--piles", "2", "--procs", "1", "--out", str(out),
                     "--set", "READER_SURE=0.85"]) == 0
     assert seen and set(seen) == {0.85}
-    assert recognizer.READER_SURE == before
+    assert pile_tuning.READER_SURE == before
     assert json.loads(out.read_text())["set"] == {"READER_SURE": 0.85}
     capsys.readouterr()
 

@@ -70,28 +70,29 @@ def run_set(first: int, piles: int, model_dir: str | None, cache: str | None = N
 
 @contextlib.contextmanager
 def changed(thresholds: dict):
-    """The recogniser's module constants set to `thresholds` inside the block, as they were after."""
-    from companion.vision import recognizer
-    old = {name: getattr(recognizer, name) for name in thresholds}
+    """The recogniser's tunables (`companion.vision.pile_tuning`) set to `thresholds` inside the
+    block, as they were after."""
+    from companion.vision import pile_tuning
+    old = {name: getattr(pile_tuning, name) for name in thresholds}
     try:
         for name, value in thresholds.items():
-            setattr(recognizer, name, value)
+            setattr(pile_tuning, name, value)
         yield
     finally:
         for name, value in old.items():
-            setattr(recognizer, name, value)
+            setattr(pile_tuning, name, value)
 
 
 def parse_thresholds(pairs: list[str]) -> dict:
     """``["NAME=VALUE", ...]`` as {NAME: number}; a ValueError unless each NAME is a number the
-    recogniser's rules read (an upper-case module constant of `companion.vision.recognizer`)."""
-    from companion.vision import recognizer
+    recogniser's rules read (an upper-case constant of `companion.vision.pile_tuning`)."""
+    from companion.vision import pile_tuning
     out = {}
     for pair in pairs:
         name, eq, value = pair.partition("=")
-        old = getattr(recognizer, name, None)
+        old = getattr(pile_tuning, name, None)
         if not eq or not name.isupper() or isinstance(old, bool) or not isinstance(old, (int, float)):
-            raise ValueError(f"--set {pair!r}: give NAME=VALUE, NAME a number in companion.vision.recognizer")
+            raise ValueError(f"--set {pair!r}: give NAME=VALUE, NAME a number in companion.vision.pile_tuning")
         try:
             out[name] = type(old)(value)
         except ValueError:
