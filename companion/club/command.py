@@ -10,9 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sqlite3
-import threading
 
 from companion.config import NAME
 
@@ -84,21 +82,9 @@ def main(args: argparse.Namespace) -> int:
         return 2
     print(f"Club {args.club}: page at {server.url} (host PIN {app.config['HOST_PIN']}); {store.count()} events "
           f"kept in {args.db}", flush=True)
-    stop = threading.Event()
-
-    def on_signal(signum, frame):
-        stop.set()
-        server.stop(timeout=0)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, on_signal)
-    if args.run_for is not None:
-        threading.Timer(args.run_for, lambda: on_signal(0, None)).start()
     try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
+        server.run_until_stopped(args.run_for)
     finally:
-        server.stop(timeout=1)
         client.close()
         app.extensions["companion.club"].close()
         store.close()

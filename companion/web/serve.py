@@ -52,6 +52,22 @@ class WebServer:
         h = self.host if self.host not in ("0.0.0.0", "", "::") else "127.0.0.1"
         return f"http://{h}:{self.port}/"
 
+    def run_until_stopped(self, run_for: float | None = None) -> None:
+        """Serve in this thread until SIGTERM, Ctrl-C or ``run_for`` seconds, then stop (a command's
+        foreground server)."""
+        def on_signal(signum, frame):
+            self.stop(timeout=0)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_signal)
+        if run_for is not None:
+            threading.Timer(run_for, on_signal, args=(0, None)).start()
+        try:
+            self.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop(timeout=1)
+
     def run(self) -> None:
         """Serve until ``stop()`` (blocks)."""
         try:
@@ -150,19 +166,9 @@ def main(args: argparse.Namespace) -> int:
     if not args.no_qr:
         qr.print_qr(server.url)
     print(f"Host PIN: {app.config['HOST_PIN']}", flush=True)
-    stop = threading.Event()
-
-    def on_signal(signum, frame):
-        stop.set()
-        server.stop(timeout=0)
-
-    signal.signal(signal.SIGTERM, on_signal)
     try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
+        server.run_until_stopped()
     finally:
-        server.stop(timeout=1)
         close = getattr(table, "close", None)
         if close:
             close()
