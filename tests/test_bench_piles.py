@@ -62,3 +62,41 @@ def test_bad_arguments_are_a_clear_error(args, tmp_path, monkeypatch, models_scr
     with pytest.raises(SystemExit) as exc:
         models_script("bench_piles").main(args)
     assert exc.value.code == 2
+
+
+def test_a_tunable_is_set_for_one_run_a_tuple_with_commas(models_script):
+    # how a part of the recogniser is switched off and measured (models/ablation.md)
+    from companion.vision import pile_tuning
+    tn = models_script("tunables")
+    got = tn.parse_thresholds(["ZOOM_OUT=", "MAX_ZOOMS=0", "TURNED_LOOK=9"])
+    assert got == {"ZOOM_OUT": (), "MAX_ZOOMS": 0, "TURNED_LOOK": 9.0}
+    assert tn.parse_thresholds(["ZOOM_OUT=0.5, 0.25"]) == {"ZOOM_OUT": (0.5, 0.25)}
+    before = pile_tuning.ZOOM_OUT
+    with tn.changed(got):
+        assert pile_tuning.ZOOM_OUT == () and pile_tuning.MAX_ZOOMS == 0
+    assert pile_tuning.ZOOM_OUT == before and pile_tuning.MAX_ZOOMS != 0
+    for bad in ("ZOOM_OUT=a,b", "MAX_ZOOMS=1,2", "_GROW=1", "PART_OF_CARD=1", "ALONE=1", "DARKEN=1"):
+        with pytest.raises(ValueError, match="--set"):
+            tn.parse_thresholds([bad])
+
+
+def test_the_conditions_bench_sets_the_tunables_in_the_recognize_it_runs(models_script):
+    # bench-conditions scores `companion recognize` in another process: the tunables it was given
+    # are set there before the command runs
+    import subprocess
+    import sys
+    bc = models_script("bench_conditions")
+    code = bc.CLI.replace("from companion.cli import main; sys.exit(main(sys.argv[2:]))",
+                          "print(pile_tuning.ZOOM_OUT, pile_tuning.MAX_ZOOMS, sys.argv[2:])")
+    assert code != bc.CLI
+    out = subprocess.run([sys.executable, "-c", code, '{"ZOOM_OUT": [], "MAX_ZOOMS": 0}', "recognize", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "() 0 ['recognize', '--json']"
+
+
+@pytest.mark.parametrize("script", ["bench_recognizer", "bench_conditions"])
+def test_a_tunable_that_is_not_one_is_a_clear_error_in_every_bench(script, models_script, capsys):
+    with pytest.raises(SystemExit) as exc:
+        models_script(script).main(["--set", "NO_SUCH=1"] + (["--roboflow", "."] if script == "bench_conditions" else []))
+    assert exc.value.code == 2
+    assert "--set" in capsys.readouterr().err

@@ -14,8 +14,8 @@ a game reads it) from one first seed. Two lists of first seeds:
 ``--first-seeds`` runs other sets. ``--procs`` runs that many sets at once (one thread each).
 ``--cache DIR`` keeps every scene and every network answer (`replay_cache.py`): a rerun after a
 change to the reading rules takes about a sixth of the time and gives the same figures an uncached
-run gives. ``--set NAME=VALUE`` reads with one of the reading rules' thresholds (a number in
-`companion.vision.recognizer`) changed, to sweep it.
+run gives. ``--set NAME=VALUE`` reads with one of the recogniser's tunables (a number, or a tuple
+with commas, in `companion.vision.pile_tuning`) changed, to sweep it or switch a look off.
 ``--out`` keeps every set's figures and misses as JSON; ``--compare`` an earlier such file
 prints, over the sets both ran, the misses mended and the misses lost.
 """
@@ -31,6 +31,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import tunables  # noqa: E402
+from tunables import changed, from_args  # noqa: E402
 
 TUNING = (9200000, 9200600, 9300000, 9300600, 9400000, 9400600, 9410000, 9410600, 9420000, 9420600,
           9430000, 9430600, 9440000, 9440600, 9450000, 9450600, 9460000, 9460600, 9470000, 9480000,
@@ -66,38 +69,6 @@ def run_set(first: int, piles: int, model_dir: str | None, cache: str | None = N
         res = br.piles(per_deck, piles, None, first=first, misses=misses, make=make)
     return {"first_seed": first, "readable": res["readable"], "clear_view": res["clear_view"],
             "covered": res["covered"], "misses": misses}
-
-
-@contextlib.contextmanager
-def changed(thresholds: dict):
-    """The recogniser's tunables (`companion.vision.pile_tuning`) set to `thresholds` inside the
-    block, as they were after."""
-    from companion.vision import pile_tuning
-    old = {name: getattr(pile_tuning, name) for name in thresholds}
-    try:
-        for name, value in thresholds.items():
-            setattr(pile_tuning, name, value)
-        yield
-    finally:
-        for name, value in old.items():
-            setattr(pile_tuning, name, value)
-
-
-def parse_thresholds(pairs: list[str]) -> dict:
-    """``["NAME=VALUE", ...]`` as {NAME: number}; a ValueError unless each NAME is a number the
-    recogniser's rules read (an upper-case constant of `companion.vision.pile_tuning`)."""
-    from companion.vision import pile_tuning
-    out = {}
-    for pair in pairs:
-        name, eq, value = pair.partition("=")
-        old = getattr(pile_tuning, name, None)
-        if not eq or not name.isupper() or isinstance(old, bool) or not isinstance(old, (int, float)):
-            raise ValueError(f"--set {pair!r}: give NAME=VALUE, NAME a number in companion.vision.pile_tuning")
-        try:
-            out[name] = type(old)(value)
-        except ValueError:
-            raise ValueError(f"--set {pair!r}: {value!r} is not a {type(old).__name__}") from None
-    return out
 
 
 def total(sets: list[dict]) -> dict:
@@ -136,15 +107,11 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", type=Path, default=None, help="an earlier --out file to compare with")
     ap.add_argument("--cache", default=None, metavar="DIR",
                     help="keep scenes and network answers here; a rerun reads about six times faster")
-    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="read with this threshold of companion.vision.recognizer changed (repeatable)")
+    tunables.add_argument(ap)
     a = ap.parse_args(argv)
     if a.piles < 1 or a.procs < 1:
         ap.error("--piles and --procs must be 1 or more")
-    try:
-        thresholds = parse_thresholds(a.set)
-    except ValueError as exc:
-        ap.error(str(exc))
+    thresholds = from_args(ap, a)
     old = None
     if a.compare is not None:
         try:

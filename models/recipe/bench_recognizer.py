@@ -72,6 +72,9 @@ from companion.vision.render import SHAPES  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
 from companion.vision.stages import FacePipeline  # noqa: E402
 from companion.vision.synth import make_scene  # noqa: E402
+sys.path.insert(0, str(HERE))
+import tunables  # noqa: E402
+from tunables import changed, from_args  # noqa: E402
 
 
 def stretching(make, f: float):
@@ -380,7 +383,15 @@ def main(argv=None) -> int:
     ap.add_argument("--stretch", type=float, default=1.0, metavar="F",
                     help="every photo's height stretched F times against its width (4/3: a 4:3 photo resized "
                          "to a square; 0.75: a portrait one), the same scenes otherwise")
+    tunables.add_argument(ap)
     a = ap.parse_args(argv)
+    settings = from_args(ap, a)
+    with changed(settings):
+        return run(ap, a)
+
+
+def run(ap: argparse.ArgumentParser, a) -> int:
+    """The benchmarks `main` parsed, with the tunables already set."""
     if not 0.5 <= a.stretch <= 2.0:
         ap.error("--stretch must be from 0.5 to 2")
     if not 0.0 <= a.faded < 1.0:
