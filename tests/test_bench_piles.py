@@ -87,6 +87,7 @@ def test_the_conditions_bench_sets_the_tunables_in_the_recognize_it_runs(models_
     import sys
     bc = models_script("bench_conditions")
     code = bc.CLI.replace("from companion.cli import main; sys.exit(main(sys.argv[2:]))",
+                          "from companion.vision import pile_tuning; "
                           "print(pile_tuning.ZOOM_OUT, pile_tuning.MAX_ZOOMS, sys.argv[2:])")
     assert code != bc.CLI
     out = subprocess.run([sys.executable, "-c", code, '{"ZOOM_OUT": [], "MAX_ZOOMS": 0}', "recognize", "--json"],

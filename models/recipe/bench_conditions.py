@@ -27,13 +27,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from companion.vision.recognizer import Recognizer  # noqa: E402
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 import tunables  # noqa: E402
-from tunables import changed, from_args  # noqa: E402
 
 # `companion recognize` with the recogniser's tunables (JSON, the first argument) set first
-CLI = ("import json, sys; from companion.vision import pile_tuning; "
-       "[setattr(pile_tuning, k, tuple(v) if isinstance(v, list) else v) for k, v in json.loads(sys.argv[1]).items()]; "
+CLI = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import tunables; tunables.set_from_json(sys.argv[1]); "
        "from companion.cli import main; sys.exit(main(sys.argv[2:]))")
 
 
@@ -138,11 +137,11 @@ def chosen(words) -> list[str]:
     return [n for n in CONDITIONS if words is None or any(n.startswith(w) for w in words)]
 
 
-def score(folder: Path, model_dir: str | None, scorer: Path, show_errors: int = 0, tunables: dict | None = None) -> dict:
+def score(folder: Path, model_dir: str | None, scorer: Path, show_errors: int = 0, settings: dict | None = None) -> dict:
     """The shared scorer's summary of `folder`; with `show_errors`, also its first errors (the
-    lines it prints after the summary) as "errors". `tunables`: the recogniser's to change."""
+    lines it prints after the summary) as "errors". `settings`: the recogniser's tunables to change."""
     cmd = [sys.executable, str(scorer), "--data", str(folder), "--show-errors", str(show_errors), "--",
-           sys.executable, "-c", CLI, json.dumps(tunables or {}), "recognize", "--json"] + (
+           sys.executable, "-c", CLI, json.dumps(settings or {}), "recognize", "--json"] + (
                ["--model-dir", model_dir] if model_dir else [])
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     start = out.stdout.find("{")
@@ -183,13 +182,14 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", default=None, help="the conditions whose names start with these words")
     tunables.add_argument(ap)
     a = ap.parse_args(argv)
-    settings = from_args(ap, a)
-    with changed(settings):
+    settings = tunables.from_args(ap, a)
+    with tunables.changed(settings):
         return run(a, settings)
 
 
-def run(a, tunables: dict) -> int:
-    """The conditions `main` parsed, read with `tunables` changed (here and in each scorer run)."""
+def run(a, settings: dict) -> int:
+    """The conditions `main` parsed, read with the tunables `settings` changed (here and in each
+    scorer run)."""
     src = Path(a.roboflow) / "valid"
     scorer = Path(a.scorer) if a.scorer else SCORER
     if not (src / "labels.json").is_file() or not scorer.is_file():
@@ -211,7 +211,7 @@ def run(a, tunables: dict) -> int:
                 changed.append(out)
                 cv2.imwrite(str(folder / rel), out, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (folder / "labels.json").write_text(json.dumps({"images": dict(items), "has_color": meta.get("has_color")}))
-            s = score(folder, a.model_dir, scorer, tunables=tunables)
+            s = score(folder, a.model_dir, scorer, settings=settings)
             row = {"multi_recall": s["multi_recall"], "multi_precision": s["multi_precision"]}
             if name != PLAIN:
                 row["colours"] = colours_kept(rec, originals, changed)

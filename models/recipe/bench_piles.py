@@ -33,7 +33,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import tunables  # noqa: E402
-from tunables import changed, from_args  # noqa: E402
 
 TUNING = (9200000, 9200600, 9300000, 9300600, 9400000, 9400600, 9410000, 9410600, 9420000, 9420600,
           9430000, 9430600, 9440000, 9440600, 9450000, 9450600, 9460000, 9460600, 9470000, 9480000,
@@ -61,7 +60,7 @@ def run_set(first: int, piles: int, model_dir: str | None, cache: str | None = N
     per_deck = functools.lru_cache(None)(lambda d: br.Recognizer(d, model_dir=model_dir, threads=1))
     misses: list[str] = []
     with contextlib.ExitStack() as stack:
-        stack.enter_context(changed(thresholds or {}))
+        stack.enter_context(tunables.changed(thresholds or {}))
         make = br.make_scene
         if cache is not None:
             kept = stack.enter_context(_script("replay_cache").ReplayCache(Path(cache), HERE.parents[1]).installed())
@@ -111,7 +110,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.piles < 1 or a.procs < 1:
         ap.error("--piles and --procs must be 1 or more")
-    thresholds = from_args(ap, a)
+    thresholds = tunables.from_args(ap, a)
     old = None
     if a.compare is not None:
         try:

@@ -74,7 +74,6 @@ from companion.vision.stages import FacePipeline  # noqa: E402
 from companion.vision.synth import make_scene  # noqa: E402
 sys.path.insert(0, str(HERE))
 import tunables  # noqa: E402
-from tunables import changed, from_args  # noqa: E402
 
 
 def stretching(make, f: float):
@@ -385,8 +384,8 @@ def main(argv=None) -> int:
                          "to a square; 0.75: a portrait one), the same scenes otherwise")
     tunables.add_argument(ap)
     a = ap.parse_args(argv)
-    settings = from_args(ap, a)
-    with changed(settings):
+    settings = tunables.from_args(ap, a)
+    with tunables.changed(settings):
         return run(ap, a)
 
 

@@ -5,6 +5,7 @@ so that a part can be switched off and measured (`--set NAME=VALUE` of `bench`, 
 from __future__ import annotations
 
 import contextlib
+import json
 
 
 def parse_thresholds(pairs: list[str]) -> dict:
@@ -27,6 +28,14 @@ def parse_thresholds(pairs: list[str]) -> dict:
             kind = type(old).__name__ if number else "list of numbers with commas"
             raise ValueError(f"--set {pair!r}: {value!r} is not a {kind}") from None
     return out
+
+
+def set_from_json(text: str) -> None:
+    """The tunables a JSON object names set, for good (in a process started to read with them:
+    `bench-conditions`' `companion recognize`); JSON lists as tuples."""
+    from companion.vision import pile_tuning
+    for name, value in json.loads(text).items():
+        setattr(pile_tuning, name, tuple(value) if isinstance(value, list) else value)
 
 
 @contextlib.contextmanager
