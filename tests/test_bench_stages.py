@@ -22,15 +22,3 @@ def test_roboflow_labels_become_symbols_at_pixel_centres(tmp_path, models_script
     assert [s for s, _ in got] == ["wild_draw_four", "9"]
     assert np.allclose(got[0][1], [100, 100]) and np.allclose(got[1][1], [200, 20])
     assert bs.labels_of(tmp_path / "missing.txt", 400, 200) == []
-
-
-def test_a_corner_view_is_named_by_its_own_index_not_by_a_card_over_it(models_script):
-    rf = models_script("roboflow_faces")
-    from companion.vision.outline import corner_quads
-    card = np.float32([[0, 0], [100, 0], [100, 150], [0, 150]])
-    first, opposite = corner_quads(card)
-    own = ("7", np.float32([15, 17]))          # the card's index, by its corner
-    over = ("2", np.float32([38, 55]))         # another card's index, inside the view but deep in
-    assert rf._inside(first, [over, own]) == "7"
-    assert rf._inside(first, [over]) is None                   # a covered corner: "none"
-    assert rf._inside(opposite, [("9", np.float32([85, 133]))]) == "9"

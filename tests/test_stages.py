@@ -9,8 +9,10 @@ from companion.paths import models_dir
 from companion.vision.outline import quad_iou
 from companion.vision.render import DESIGNS, Style, render_card
 from companion.vision.runtime import ModelError
-from companion.vision.stages import Crop, Face, FacePipeline, Reading, decide, warp
-from companion.vision.stages.pipeline import Settings
+from companion.vision.classes import SYMBOLS
+from companion.vision.outline import FoundOutline
+from companion.vision.stages import Crop, Face, FacePipeline, Finder, Found, Index, Reading, Readings, decide, warp
+from companion.vision.stages.pipeline import Settings, parse_settings
 from companion.vision.synth import make_scene
 
 HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
@@ -19,12 +21,27 @@ needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in mod
 SQUARE = np.float32([[100, 50], [200, 50], [200, 200], [100, 200]])
 
 
-def face(quad=SQUARE, covered=False, score=0.9):
-    return Face(np.float32(quad), covered, score)
+def face(quad=SQUARE, score=0.9):
+    return Face(np.float32(quad), score)
 
 
-def reading(symbol="7", p=0.9, color="red", quad=SQUARE, covered=False):
-    return Reading(face(quad, covered), symbol, p, color, 0.9 if color else 0.0)
+def probs(symbol: str, p: float) -> np.ndarray:
+    """A reading's probabilities: `p` on `symbol`, the rest spread over the others."""
+    out = np.full(len(SYMBOLS), (1 - p) / (len(SYMBOLS) - 1))
+    out[SYMBOLS.index(symbol)] = p
+    return out
+
+
+def on_face(symbol="7", p=0.9, color="red", quad=SQUARE, score=0.9):
+    return Reading(face(quad, score), probs(symbol, p), color, 0.9 if color else 0.0)
+
+
+def at_index(symbol="7", p=0.9, color="red", box=(100, 50, 120, 75)):
+    return Reading(Index(tuple(float(v) for v in box), 0.8), probs(symbol, p), color, 0.9 if color else 0.0)
+
+
+def decided(faces=(), indices=(), face_least=0.5, index_least=0.5, grow=1.1):
+    return decide(Readings(list(faces), list(indices)), face_least=face_least, index_least=index_least, grow=grow)
 
 
 def on_table(card: Card, style: Style, height: int = 300, size=(640, 480), centre=None) -> np.ndarray:
@@ -42,14 +59,55 @@ def on_table(card: Card, style: Style, height: int = 300, size=(640, 480), centr
     return np.ascontiguousarray(big[ph:ph + h, pw:pw + w])
 
 
+# ------------------------------------------------------------------ find
+
+class _Net:
+    """An outline network's stand-in: what it finds, surest first."""
+
+    def __init__(self, found):
+        self.found = found
+
+    def find(self, image):
+        return self.found
+
+
+def test_the_finder_keeps_one_of_two_overlapping_faces_and_gives_indices_upright_boxes():
+    finder = Finder.__new__(Finder)
+    finder.face_iou = 0.3
+    turned = np.float32([[10, 0], [20, 10], [10, 20], [0, 10]])        # an index seen turned 45 degrees
+    finder.net = _Net([FoundOutline("card", SQUARE, 0.9), FoundOutline("card", SQUARE + 4, 0.8),
+                       FoundOutline("index", turned, 0.7), FoundOutline("card", SQUARE + [300, 0], 0.6)])
+    found = finder(np.zeros((300, 600, 3), np.uint8))
+    assert isinstance(found, Found)
+    assert [f.score for f in found.faces] == [0.9, 0.6]        # two uncovered faces cannot overlap
+    assert found.indices == [Index((0.0, 0.0, 20.0, 20.0), 0.7)]
+    assert found.indices[0].centre == (10.0, 10.0)
+
+
+@needs_model
+def test_the_finder_finds_a_lone_cards_face_and_its_indices():
+    sc = make_scene(9_870_001, size=(640, 480), kind="single")
+    from companion.vision.dataset import labelled_outlines
+    found = FacePipeline("any").find(sc.image)
+    # the face as the finder learnt it: a card the frame cuts, by the turned rectangle round its visible part
+    truth = next(q for _, cls, q in labelled_outlines(sc.outlines, 640, 480) if cls == "card")
+    best = max(found.faces, key=lambda f: quad_iou(f.quad, truth))
+    assert quad_iou(best.quad, truth) >= 0.7
+    labelled = [lab.box for lab in sc.labels if lab.cls == "index"]
+    assert labelled
+    for x1, y1, x2, y2 in labelled:            # each index in view found where it is
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        assert any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in (i.box for i in found.indices))
+
+
 # ------------------------------------------------------------------ warp
 
 def test_warp_turns_a_face_upright_at_the_readers_size():
     img = np.zeros((300, 400, 3), np.uint8)
     img[50:200, 100:200] = (0, 0, 255)                       # a red card, 100 wide and 150 tall
-    crops = warp(img, [face()])
-    assert len(crops) == 1 and isinstance(crops[0], Crop)
-    px = crops[0].pixels
+    crops = warp(img, Found([face()], []))
+    assert len(crops.faces) == 1 and isinstance(crops.faces[0], Crop) and crops.indices == []
+    px = crops.faces[0].pixels
     assert px.shape == (96, 64, 3)
     assert (px[5:-5, 5:-5] == (0, 0, 255)).all()              # nothing but the face inside it
 
@@ -57,100 +115,90 @@ def test_warp_turns_a_face_upright_at_the_readers_size():
 def test_warp_reads_a_face_the_frame_cuts_from_what_is_visible():
     img = np.zeros((120, 400, 3), np.uint8)
     img[50:, 100:200] = (255, 0, 0)                           # the face's lower part is out of the frame
-    px = warp(img, [face()])[0].pixels
+    px = warp(img, Found([face()], [])).faces[0].pixels
     assert px.shape == (96, 64, 3) and (px[30:-5, 5:-5] == (255, 0, 0)).all()
 
 
-def test_warp_cuts_both_index_corners_at_the_readers_size():
-    from companion.vision.outline import CORNER_VIEW, corner_quads
-    a, b = corner_quads(SQUARE)
-    su, sv = CORNER_VIEW
-    # the first view starts at the outline's first corner and runs along its short side ...
-    assert np.allclose(a, [[100, 50], [100 + 100 * su, 50], [100 + 100 * su, 50 + 150 * sv], [100, 50 + 150 * sv]])
-    # ... the second at the opposite corner, half a turn round (either may be a printed top-left)
-    assert np.allclose(b, [[200, 200], [200 - 100 * su, 200], [200 - 100 * su, 200 - 150 * sv], [200, 200 - 150 * sv]])
+def test_warp_cuts_each_index_square_at_the_classifiers_size():
     img = np.zeros((300, 400, 3), np.uint8)
-    img[50:80, 100:130] = (0, 255, 0)                        # a mark in the card's first corner
-    img[170:200, 170:200] = (255, 0, 0)                      # another in the opposite one
-    assert warp(img, [face()])[0].corners is None            # an uncovered face is read whole
-    corners = warp(img, [face(covered=True)])[0].corners
-    assert corners.shape == (2, 96, 64, 3)
-    assert (corners[0][3:20, 3:20] == (0, 255, 0)).all() and (corners[1][3:20, 3:20] == (255, 0, 0)).all()
+    img[100:140, 200:230] = (0, 255, 0)                      # an index 30 wide, 40 tall
+    crops = warp(img, Found([], [Index((200.0, 100.0, 230.0, 140.0), 0.9)]))
+    px = crops.indices[0].pixels
+    assert px.shape == (48, 48, 3) and crops.indices[0].index.score == 0.9
+    assert (px[20:28, 20:28] == (0, 255, 0)).all() and (px[:3, :3] == 0).all()   # the index, padded
 
+
+# ------------------------------------------------------------------ read
 
 @needs_model
-def test_the_corner_reader_reads_covered_faces_only():
-    """A covered face is read by its corners too; an uncovered one as the face reader reads it."""
-    from pathlib import Path
-
-    from companion.vision.stages.read import Reader
+def test_the_reader_names_a_face_and_an_index_in_the_decks_symbols_and_colours():
     p = FacePipeline("classic")
-    assert p.read.corner_net is not None
     img = on_table(Card("blue", "7"), Style(), 240)
-    faces = [f for f in p.find(img) if not f.covered][:1]
-    assert faces
-    covered = [Face(faces[0].quad, True, faces[0].score)]
-    reader_path = models_dir() / p.read.path.name
-    plain = Reader(Path(reader_path), p.colors)
-    plain.mask = p.read.mask                                  # the deck's symbols, as the pipeline's
-    for fs in (faces, covered):
-        with_corners, alone = p.read.symbols(warp(img, fs)), plain.symbols(warp(img, fs))
-        assert np.isclose(with_corners.sum(), 1) and with_corners.argmax() == alone.argmax()
-        assert np.allclose(with_corners, alone) == (not fs[0].covered)
+    found = p.find(img)
+    readings = p.read(warp(img, found))
+    assert len(readings.faces) == 1 and readings.indices
+    for r in readings.faces + readings.indices:
+        assert np.isclose(r.probs.sum(), 1) and r.probs[SYMBOLS.index("wild_seinfeld")] == 0   # not this deck's
+    assert readings.faces[0].symbol == "7" and readings.faces[0].color == "blue"
+    assert any(r.symbol == "7" and r.color == "blue" for r in readings.indices)
 
 
 # ------------------------------------------------------------------ decide
 
-def test_the_top_card_is_the_surest_uncovered_face():
+def test_the_top_card_is_the_surest_face_and_an_index_on_no_face_is_a_covered_card():
     far = SQUARE + [300, 0]
-    cards, top = decide([reading("5", 0.99, quad=SQUARE + [0, 250], covered=True), reading("7", 0.8, quad=far),
-                         reading("2", 0.95)],
-                        least=0.5, same=0.6)
-    assert [c.symbol for c in cards] == ["5", "2", "7"]
+    cards, top = decided([on_face("7", 0.8, quad=far), on_face("2", 0.95)], [at_index("5", 0.99, box=(100, 400, 120, 425))])
+    assert [(c.symbol, c.uncovered) for c in cards] == [("5", False), ("2", True), ("7", True)]
     assert top.symbol == "2"
 
 
-def test_decide_leaves_out_unsure_readings_no_cards_and_a_face_found_twice():
-    twice = SQUARE + [5, 5]
-    cards, top = decide([reading("7", 0.9), reading("7", 0.7, quad=twice), reading("none", 0.99, None, SQUARE + [300, 0]),
-                         reading("3", 0.4, quad=SQUARE + [0, 250])], least=0.5, same=0.6)
-    assert [c.symbol for c in cards] == ["7"] and top.p == 0.9
-    # a coloured card whose colour shows nowhere is no card's face; a wild needs no colour
-    cards, top = decide([reading("7", 0.9, None), reading("wild", 0.8, None, SQUARE + [300, 0])], least=0.5, same=0.6)
-    assert [c.symbol for c in cards] == ["wild"] and top.symbol == "wild"
+def test_a_face_is_named_by_its_own_reading_and_its_indices_together():
+    # the face alone leans to 1; both its indices read 7: it is a 7, and they are no cards of their own
+    cards, top = decided([on_face("1", 0.6)], [at_index("7", 0.9), at_index("7", 0.9, box=(180, 175, 200, 200))])
+    assert [c.symbol for c in cards] == ["7"] and top.symbol == "7" and top.p > 0.9
+    # an index just outside the face's outline (the finder's outline a little short) is still its own
+    cards, _ = decided([on_face("7", 0.9)], [at_index("7", 0.9, box=(195, 190, 215, 210))])
+    assert len(cards) == 1
+    cards, _ = decided([on_face("7", 0.9)], [at_index("7", 0.9, box=(195, 190, 215, 210))], grow=1.0)
+    assert len(cards) == 2
 
 
-def test_a_top_card_found_both_whole_and_as_a_card_under_another_is_the_top_card():
-    """The finder may outline the top card twice: whole, and as covered. However surely the covered
-    finding reads, the card counts once, as the uncovered face, and it is the top card."""
-    cards, top = decide([reading("7", 0.99, quad=SQUARE + [3, 3], covered=True), reading("7", 0.8)],
-                        least=0.5, same=0.6)
-    assert len(cards) == 1 and not cards[0].face.covered and top is cards[0]
+def test_an_index_on_a_face_makes_it_a_card_and_lends_it_its_colour():
+    cards, top = decided([on_face("none", 0.7, color=None)], [at_index("3", 0.9, color="green")])
+    assert [(c.symbol, c.color) for c in cards] == [("3", "green")] and top.uncovered
 
 
-def test_only_covered_faces_give_cards_and_no_top():
-    cards, top = decide([reading("4", 0.9, covered=True)], least=0.5, same=0.6)
+def test_decide_leaves_out_unsure_readings_no_cards_and_colourless_coloured_cards():
+    cards, top = decided([on_face("none", 0.99, None), on_face("3", 0.4, quad=SQUARE + [300, 0])],
+                         [at_index("4", 0.4, box=(0, 400, 20, 420)), at_index("none", 0.9, None, (300, 400, 320, 420))])
+    assert cards == [] and top is None
+    # a coloured card whose colour shows nowhere is no card; a wild needs no colour
+    cards, top = decided([on_face("7", 0.9, None), on_face("wild", 0.8, None, SQUARE + [300, 0])])
+    assert [c.symbol for c in cards] == ["wild"] and top.symbol == "wild" and top.color is None
+
+
+def test_only_covered_cards_give_cards_and_no_top():
+    cards, top = decided([], [at_index("4", 0.9)])
     assert len(cards) == 1 and top is None
 
 
 # ------------------------------------------------------------------ the pipeline
 
 class _Counting:
-    def __init__(self, faces):
-        self.faces, self.calls = faces, 0
+    def __init__(self, found):
+        self.found, self.calls = found, 0
 
     def __call__(self, image):
         self.calls += 1
-        return self.faces
+        return self.found
 
 
 @needs_model
-def test_the_pipeline_runs_each_stage_once_a_photo():
+def test_the_pipeline_runs_its_one_network_once_a_photo():
     p = FacePipeline("classic")
-    counting = _Counting([face(SQUARE)])
+    counting = _Counting(Found([face(SQUARE)], []))
     p.find = counting
-    img = on_table(Card("blue", "7"), Style(), 150)
-    p.recognize(img)
+    p.recognize(on_table(Card("blue", "7"), Style(), 150))
     assert counting.calls == 1
 
 
@@ -159,29 +207,19 @@ def test_a_missing_or_damaged_model_file_names_its_path(tmp_path):
     import json
     import shutil
     meta = json.loads((models_dir() / "recognizer.json").read_text())
-    reader = meta.get("face_reader") or meta["cardreader"]
-    for name in ("recognizer.json", "outlines.onnx", reader):
+    for name in ("recognizer.json", meta["finder"], meta["face_reader"], meta["classifier"]):
         shutil.copy(models_dir() / name, tmp_path / name)
-    (tmp_path / reader).write_bytes(b"not a model")
-    with pytest.raises(ModelError, match=str(tmp_path / reader)):
+    (tmp_path / meta["face_reader"]).write_bytes(b"not a model")
+    with pytest.raises(ModelError, match=str(tmp_path / meta["face_reader"])):
         FacePipeline("classic", model_dir=tmp_path)
-    (tmp_path / "outlines.onnx").unlink()
-    with pytest.raises(ModelError, match="model file missing: .*outlines.onnx"):
+    (tmp_path / meta["finder"]).unlink()
+    with pytest.raises(ModelError, match=f"model file missing: .*{meta['finder']}"):
         FacePipeline("classic", model_dir=tmp_path)
-    (tmp_path / "recognizer.json").write_text(json.dumps({"outlines": "outlines.onnx"}))
-    with pytest.raises(ModelError, match="names no outline finder or card reader"):
+    (tmp_path / "recognizer.json").write_text(json.dumps({"finder": "finder.onnx"}))
+    with pytest.raises(ModelError, match="names no finder, face reader or classifier"):
         FacePipeline("classic", model_dir=tmp_path)
     with pytest.raises(ValueError, match="unknown deck"):
         FacePipeline("clasic", model_dir=tmp_path)
-
-
-@needs_model
-def test_the_finder_finds_a_lone_cards_outline_uncovered():
-    sc = make_scene(9_870_001, size=(640, 480), kind="single")
-    faces = FacePipeline("any").find(sc.image)
-    truth = sc.outlines[-1].quad
-    best = max(faces, key=lambda f: quad_iou(f.quad, truth))
-    assert quad_iou(best.quad, truth) >= 0.7 and not best.covered
 
 
 SPECIAL = ["draw_two", "wild_draw_four", "wild", "wild_swap_hands", "wild_shuffle_hands", "wild_customizable"]
@@ -205,3 +243,13 @@ def test_every_knob_is_documented_in_one_place():
     for f in dataclasses.fields(Settings):
         line = next(line for line in src.splitlines() if line.strip().startswith(f"{f.name}:"))
         assert "#" in line, f"{f.name} says nothing of what it trades"
+
+
+def test_settings_are_changed_by_name_and_a_bad_one_is_named():
+    s = parse_settings(["index_turns=2", "face_least=0.7"])
+    assert s.index_turns == 2 and isinstance(s.index_turns, int) and s.face_least == 0.7
+    assert s.grow == Settings().grow
+    with pytest.raises(ValueError, match="the settings are"):
+        parse_settings(["turns=2"])
+    with pytest.raises(ValueError, match="is not a number"):
+        parse_settings(["grow=big"])

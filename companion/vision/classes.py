@@ -5,5 +5,8 @@ DETECTOR_CLASSES = ("index", "centre", "card")
 # the outline finder's classes (oriented boxes): a face-up card no other card covers, and one
 # that other cards partly cover
 OUTLINE_CLASSES = ("card", "under")
+# the one-network finder's classes (oriented boxes): a face-up card no other card covers, and a
+# corner index in view, of any card (a covered card is found by the index it leaves in view)
+FINDER_CLASSES = ("card", "index")
 SYMBOLS = NUMBERS + ("skip", "reverse", "draw_two", "wild", "wild_draw_four", "wild_swap_hands",
                      "wild_shuffle_hands", "wild_customizable", "wild_seinfeld", "none")

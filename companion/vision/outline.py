@@ -35,11 +35,15 @@ class FoundOutline:
 class OutlineFinder:
     """Runs the exported outline network (its output: centre, size, class scores and turn of
     each candidate) at `imgsz`, letterboxed as it was trained, and keeps the candidates scoring
-    `conf` or more that no surer one of its class overlaps by `iou` (turned boxes)."""
+    `conf` or more that no surer one of its class overlaps by `iou` (turned boxes). `classes`: the
+    network's class names (the face pipeline's finder has its own, `FINDER_CLASSES`)."""
 
-    def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3, iou: float = 0.6):
+    classes: tuple = OUTLINE_CLASSES
+
+    def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3, iou: float = 0.6,
+                 classes: tuple = OUTLINE_CLASSES):
         self.net = session(Path(path), threads)
-        self.imgsz, self.conf, self.iou = imgsz, conf, iou
+        self.imgsz, self.conf, self.iou, self.classes = imgsz, conf, iou, tuple(classes)
 
     def find(self, image: np.ndarray) -> list[FoundOutline]:
         h, w = image.shape[:2]
@@ -47,14 +51,14 @@ class OutlineFinder:
             return []
         x, s, left, top = letterbox(image, self.imgsz)
         out = self.net.run(None, {self.net.get_inputs()[0].name: x})[0][0]    # (4 + nc + 1, N)
-        nc = len(OUTLINE_CLASSES)
+        nc = len(self.classes)
         if out.shape[0] != 5 + nc:
             raise ValueError(f"the outline network gives {out.shape[0]} numbers a box, not {5 + nc}: "
                              f"is it an oriented-box model of {nc} classes?")
         xywh, scores, turn = out[:4].T, out[4:4 + nc].T, out[4 + nc]
         cls, conf = scores.argmax(1), scores.max(1)
         found = []
-        for c, name in enumerate(OUTLINE_CLASSES):
+        for c, name in enumerate(self.classes):
             sel = np.nonzero((conf >= self.conf) & (cls == c))[0]
             if len(sel) == 0:
                 continue
@@ -134,7 +138,6 @@ def edge_across(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> float | None:
 
 # the card reader's input: a card's outline turned upright, its long side up (width, height)
 CARD_CROP = (64, 96)
-CORNER_VIEW = (0.44, 0.42)    # an index corner's share of a card's short and long side (a 2:3 view, as CARD_CROP)
 
 
 def upright(quad: np.ndarray) -> np.ndarray:
@@ -148,20 +151,6 @@ def upright(quad: np.ndarray) -> np.ndarray:
     if np.hypot(*(q[1] - q[0])) > np.hypot(*(q[3] - q[0])):
         q = np.roll(q, -1, axis=0)
     return q
-
-
-def corner_quads(quad: np.ndarray, share: tuple = CORNER_VIEW) -> list[np.ndarray]:
-    """The two index corners of a card's outline, each as a quad in the order `card_crop` warps
-    (the corner first, its short side along the card's short side): the card's first corner as
-    `upright` orders it, and the opposite one, half a turn round. Either may be the top-left of the
-    card as printed; both hold an index."""
-    q = upright(quad)
-    su, sv = share
-    out = []
-    for o, a, b in ((q[0], q[1], q[3]), (q[2], q[3], q[1])):
-        du, dv = (a - o) * su, (b - o) * sv
-        out.append(np.float32([o, o + du, o + du + dv, o + dv]))
-    return out
 
 
 def card_crop(image: np.ndarray, quad: np.ndarray, size: tuple = CARD_CROP) -> np.ndarray:

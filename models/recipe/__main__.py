@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 STEPS = {
     "data": ("companion.vision.dataset:main", "draw synthetic training data: detector, outline, crop or card sets"),
     "mix-roboflow": ("mix_roboflow.py", "add the Roboflow training photos to a detector set, missing labels filled in"),
+    "finder-data": ("finder_data.py", "scenes and Roboflow photos for the one-network finder: uncovered faces and every corner index"),
     "train-detector": ("train_detector.py", "train the corner-index detector or the outline finder (Ultralytics, offline)"),
     "train-classifier": ("train_classifier.py", "train the symbol classifier on 48x48 crops (plain torch)"),
     "real-faces": ("roboflow_faces.py", "cut the Roboflow training photos' cards out upright, named by their index"),

@@ -5,18 +5,18 @@
 Each Roboflow photo labels the corner index of every card in it (symbol only). A stage weak by
 itself shows here, before the rules that join the stages can hide it:
 
-- **find**: the outline finder's outlines (`card` and `under`). A labelled card is found where an
-  outline holds its index, near one of the outline's corners (within `--corner` of its short
-  side: a fanned card's index lies inside the card over it too, but far from that one's
-  corners). `find_recall`: labelled cards found; `outlines_unlabelled`: outlines that hold no
-  labelled index near a corner (a false card, or a card the labels leave out);
-- **read**: the read stage as the face pipeline runs it (`stages.read.Reader`: the face reader on
-  each found card's outline warped upright, and for a covered card the corner reader on its two
-  index corners too), against the label; `read_uncovered` counts only the outlines the finder
-  calls `card` (a whole face), `read_covered` the `under` ones (a strip of face by its index).
+- **find**: the finder's corner indices. A labelled card is found where a found index's box holds
+  its labelled index's centre. `find_recall`: labelled cards found; `indices_unlabelled`: found
+  indices that hold no labelled one (a false index, or the front card's other corner, which the
+  labels leave out); `faces`: the uncovered faces found;
+- **read**: the read stage as the face pipeline runs it (`stages.read.Reader`), against the label:
+  `read_indices`, the symbol classifier on each found index that holds a labelled one;
+  `read_faces`, the face reader on each uncovered face that holds a labelled index near one of
+  its corners (a fan's front card: the cards beneath show their indices inside it too, but far
+  from its corners).
 
-The finder keeps outlines as the face pipeline does (`stages.pipeline.Settings`). `--reader`,
-`--corner-reader` (`none`: without one) and `--finder` measure other weights (an ONNX file each); the median time of each stage
+The stages run as the face pipeline runs them (`stages.pipeline.Settings`; `--set NAME=VALUE`
+changes one); `--model-dir` and `--reader` measure other weights. The median time of each stage
 a photo (one thread, photos scaled to at most 640 pixels as a camera frame is) is printed too.
 """
 from __future__ import annotations
@@ -33,13 +33,11 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from companion.cards import deck as deck_profile  # noqa: E402
-from companion.paths import models_dir  # noqa: E402
-from companion.vision.classes import SYMBOLS  # noqa: E402
-from companion.vision.outline import OutlineFinder, upright  # noqa: E402
-from companion.vision.stages import Face, warp  # noqa: E402
-from companion.vision.stages.pipeline import Settings, reader_file  # noqa: E402
-from companion.vision.stages.read import Reader  # noqa: E402
+from companion.vision.outline import upright  # noqa: E402
+from companion.vision.stages import FacePipeline, warp  # noqa: E402
+from companion.vision.stages.pipeline import Settings, parse_settings  # noqa: E402
+
+CORNER = 0.6     # a face holds the labelled index that lies within this many short sides of a corner
 
 # the Roboflow export's class ids (its data.yaml), as the project's symbols
 ROBOFLOW_NAMES = ("0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild", "2", "3", "4", "5", "6",
@@ -91,8 +89,8 @@ def labelled_frame(path: Path) -> tuple:
     return image, [(sym, c * s) for sym, c in labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)]
 
 
-def measure(photos: list[Path], finder: OutlineFinder, reader: Reader, corner: float) -> dict:
-    found = labelled = unlabelled = outlines_n = 0
+def measure(photos: list[Path], pipe: FacePipeline) -> dict:
+    found = labelled = n_indices = unlabelled = faces_n = 0
     read = collections.Counter()
     seen = collections.Counter()
     confusions = collections.Counter()
@@ -104,35 +102,43 @@ def measure(photos: list[Path], finder: OutlineFinder, reader: Reader, corner: f
         if image is None:
             continue
         t = time.perf_counter()
-        outs = finder.find(image)
+        got = pipe.find(image)
         t_find.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        readings = pipe.read(warp(image, got))
+        t_read.append(time.perf_counter() - t)
         labelled += len(labels)
-        outlines_n += len(outs)
-        owners = [own_label(o.quad, labels, corner) for o in outs]
+        n_indices += len(got.indices)
+        faces_n += len(got.faces)
+        owners = [holder(r.part.box, labels) for r in readings.indices]
         found += len({i for i in owners if i is not None})
         unlabelled += sum(i is None for i in owners)
-        pairs = [(o, i) for o, i in zip(outs, owners) if i is not None]
-        if not pairs:
-            continue
-        t = time.perf_counter()
-        probs = reader.symbols(warp(image, [Face(upright(o.quad), o.cls != "card", o.score) for o, _ in pairs]))
-        t_read.append(time.perf_counter() - t)
-        for (o, i), p in zip(pairs, probs):
-            truth, got = labels[i][0], SYMBOLS[int(p.argmax())]
-            kind = "uncovered" if o.cls == "card" else "covered"
+        pairs = [("index", r, i) for r, i in zip(readings.indices, owners) if i is not None]
+        pairs += [("face", r, own_label(r.part.quad, labels, CORNER)) for r in readings.faces]
+        for kind, r, i in pairs:
+            if i is None:
+                continue
+            truth, name = labels[i][0], r.symbol
             seen[kind] += 1
-            read[kind] += got == truth
-            if got != truth:
-                confusions[f"{truth} -> {got}"] += 1
+            read[kind] += name == truth
+            if name != truth:
+                confusions[f"{truth} -> {name}"] += 1
     share = lambda a, b: round(a / b, 4) if b else None   # noqa: E731
     return {"photos": len(photos), "labelled_cards": labelled, "find_recall": share(found, labelled),
-            "outlines": outlines_n, "outlines_unlabelled": unlabelled,
-            "read_all": share(read["uncovered"] + read["covered"], seen["uncovered"] + seen["covered"]),
-            "read_uncovered": share(read["uncovered"], seen["uncovered"]), "uncovered": seen["uncovered"],
-            "read_covered": share(read["covered"], seen["covered"]), "covered": seen["covered"],
+            "indices": n_indices, "indices_unlabelled": unlabelled, "faces": faces_n,
+            "read_indices": share(read["index"], seen["index"]), "indices_read": seen["index"],
+            "read_faces": share(read["face"], seen["face"]), "faces_read": seen["face"],
             "confusions": dict(confusions.most_common(12)),
             "find_ms": round(1000 * statistics.median(t_find), 1) if t_find else None,
             "read_ms": round(1000 * statistics.median(t_read), 1) if t_read else None}
+
+
+def holder(box, labels: list) -> int | None:
+    """The label whose index centre lies in `box` (the nearest to its middle, where several do)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    inside = [(float(np.hypot(c[0] - cx, c[1] - cy)), i) for i, (_, c) in enumerate(labels)
+              if box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3]]
+    return min(inside)[1] if inside else None
 
 
 def main(argv=None) -> int:
@@ -140,13 +146,10 @@ def main(argv=None) -> int:
     ap.add_argument("--roboflow", required=True, help="the Roboflow UNO folder (its split's images/ and labels/)")
     ap.add_argument("--split", default="valid", choices=["valid", "train"])
     ap.add_argument("--limit", type=int, default=0, help="the first N photos (0: all)")
-    ap.add_argument("--finder", default=None, help="an outline finder's ONNX file (default: the shipped one)")
-    ap.add_argument("--finder-imgsz", type=int, default=320)
-    ap.add_argument("--reader", default=None, help="a card reader's ONNX file (default: the face pipeline's)")
-    ap.add_argument("--corner-reader", default=None,
-                    help="a corner reader's ONNX file (default: the face pipeline's; none: without one)")
-    ap.add_argument("--corner", type=float, default=0.6,
-                    help="how near an outline's corner its card's index lies, in short sides")
+    ap.add_argument("--model-dir", default=None, help="a models folder to measure (default: the shipped one)")
+    ap.add_argument("--reader", default=None, help="a face reader's ONNX file (default: the shipped one)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="measure with one of the pipeline's Settings changed (repeatable)")
     a = ap.parse_args(argv)
     folder = Path(a.roboflow) / a.split / "images"
     photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
@@ -154,18 +157,14 @@ def main(argv=None) -> int:
         photos = photos[:a.limit]
     if not photos:
         ap.error(f"no photos in {folder}")
-    md = models_dir()
-    settings = Settings()      # the face pipeline's: the find stage as the pipeline runs it
-    finder = OutlineFinder(Path(a.finder or md / "outlines.onnx"), a.finder_imgsz, conf=settings.finder_conf,
-                           iou=settings.finder_iou)
-    meta = json.loads((md / "recognizer.json").read_text())
-    corners = a.corner_reader or (md / meta["corner_reader"] if meta.get("corner_reader") else None)
-    reader = Reader(Path(a.reader or md / reader_file(meta)), deck_profile("classic").colors,
-                    corners=None if str(corners) == "none" else corners)
-    res = measure(photos, finder, reader, a.corner)
-    print(json.dumps({"split": a.split, "finder": str(a.finder or "shipped"), "reader": str(a.reader or "shipped"),
-                      "corner_reader": str(a.corner_reader or "shipped"),
-                      **res}, indent=1))
+    try:
+        settings = parse_settings(a.set)
+    except ValueError as exc:
+        ap.error(f"--set {exc}")
+    pipe = FacePipeline("classic", model_dir=a.model_dir, reader=a.reader, settings=settings)
+    res = measure(photos, pipe)
+    print(json.dumps({"split": a.split, "models": str(a.model_dir or "shipped"), "reader": str(a.reader or "shipped"),
+                      "settings": {k: v for k, v in vars(settings).items() if v != getattr(Settings(), k)}, **res}, indent=1))
     return 0
 
 

@@ -2,9 +2,11 @@
 
     python models/recipe export --detector runs/det320/weights/best.pt --imgsz 320
     python models/recipe export --outlines runs/ol1/weights/last.pt --imgsz 320
+    python models/recipe export --finder runs/fd1/weights/last.pt --imgsz 320
 
-Copies the PyTorch weights to models/detector.pt (the outline finder's to models/outlines.pt),
-exports ONNX at the deployed input size to models/detector.onnx (models/outlines.onnx), and
+Copies the PyTorch weights to models/detector.pt (the outline finder's to models/outlines.pt, the
+face pipeline's finder's to models/finder.pt), exports ONNX at the deployed input size to
+models/detector.onnx (models/outlines.onnx, models/finder.onnx), and
 writes models/recognizer.json (what the run-time Recognizer reads). The classifier is exported by
 train_classifier.py itself.
 """
@@ -21,8 +23,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from train_detector import offline_ultralytics  # noqa: E402
 
+sys.path.insert(0, str(HERE.parents[1]))
+from companion.vision.classes import FINDER_CLASSES  # noqa: E402
 
-TASKS = {"detect": "a detector", "obb": "an oriented-box model (the outline finder)"}
+
+TASKS = {"detect": "a detector", "obb": "an oriented-box model (the outline finder or the finder)"}
 
 
 def export_onnx(YOLO, weights: str, imgsz: int, out: Path, name: str, task: str):
@@ -47,14 +52,15 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--detector", help="trained Ultralytics .pt")
     ap.add_argument("--outlines", help="trained Ultralytics oriented-box .pt: the outline finder")
+    ap.add_argument("--finder", help="trained Ultralytics oriented-box .pt: the face pipeline's finder (faces and indices)")
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--out", default=str(HERE.parent), help="folder for the .pt, .onnx and recognizer.json (default: models/)")
     ap.add_argument("--conf", type=float, default=0.25)
     ap.add_argument("--card-conf", type=float, default=0.4)
     ap.add_argument("--symbol-conf", type=float, default=0.7)
     a = ap.parse_args(argv)
-    if not (a.detector or a.outlines):
-        ap.error("give --detector, --outlines or both")
+    if not (a.detector or a.outlines or a.finder):
+        ap.error("give --detector, --outlines, --finder or several")
     out = Path(a.out)
     # settings the export does not set (classifier_turns, ...) are kept from the folder's file
     meta_path = out / "recognizer.json"
@@ -73,8 +79,14 @@ def main(argv=None) -> int:
     if a.outlines:
         export_onnx(YOLO, a.outlines, a.imgsz, out, "outlines", "obb")
         meta.update({"outlines": "outlines.onnx", "outlines_imgsz": a.imgsz})
+    if a.finder:
+        model = export_onnx(YOLO, a.finder, a.imgsz, out, "finder", "obb")
+        if tuple(model.names.values()) != FINDER_CLASSES:
+            sys.exit(f"{a.finder} finds {list(model.names.values())}, not the finder's {list(FINDER_CLASSES)}")
+        meta.update({"finder": "finder.onnx", "finder_imgsz": a.imgsz})
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
-    print(f"wrote {', '.join(f'{out / n}.onnx' for n, w in (('detector', a.detector), ('outlines', a.outlines)) if w)}"
+    made = (("detector", a.detector), ("outlines", a.outlines), ("finder", a.finder))
+    print(f"wrote {', '.join(f'{out / n}.onnx' for n, w in made if w)}"
           f" and {meta_path}")
     return 0
 

@@ -9,7 +9,6 @@ read by `companion.vision.stages.FacePipeline` (any deck's symbols in the classi
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.stages import FacePipeline  # noqa: E402
-from companion.vision.stages.pipeline import Settings  # noqa: E402
+from companion.vision.stages.pipeline import parse_settings  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -29,16 +28,11 @@ def main(argv=None) -> int:
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="read with one of the pipeline's Settings changed (repeatable)")
     a = ap.parse_args(argv)
-    changed = {}
-    for pair in a.set:
-        name, _, value = pair.partition("=")
-        if name not in {f.name for f in dataclasses.fields(Settings)}:
-            ap.error(f"--set {pair!r}: the settings are {', '.join(f.name for f in dataclasses.fields(Settings))}")
-        try:
-            changed[name] = float(value)
-        except ValueError:
-            ap.error(f"--set {pair!r}: {value!r} is not a number")
-    pipe = FacePipeline("any", model_dir=a.model_dir, reader=a.reader, settings=Settings(**changed))
+    try:
+        settings = parse_settings(a.set)
+    except ValueError as exc:
+        ap.error(f"--set {exc}")
+    pipe = FacePipeline("any", model_dir=a.model_dir, reader=a.reader, settings=settings)
     for path in a.images:
         image = cv2.imread(path)
         if image is None:

@@ -11,12 +11,6 @@ recogniser cuts it (`outline.card_crop`, 64x96) and named by that index. A cover
 shows mostly the card over it: it is named by its own index all the same, which is what the
 reader must learn to read. The folder is written as `recipe data cards` writes one (JPEG crops
 and `cards.json`), so that `recipe train-reader --cards` takes it as it is.
-
-With ``--corners`` it writes each found card's two index corners instead (`outline.corner_quads`,
-warped to the same 64x96): a corner named by the labelled index inside it, or "none" where a
-covered card's corner holds no labelled index (another card lies over it). That is the corner
-reader's set (`recipe train-reader --cards`): it learns to read a fanned card by the one corner a
-fan leaves in view, at four times the pixels the whole face gives its index.
 """
 from __future__ import annotations
 
@@ -32,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench_stages import labelled_frame, own_label  # noqa: E402
 from companion.paths import models_dir  # noqa: E402
-from companion.vision.outline import CARD_CROP, OutlineFinder, card_crop, corner_quads, quad_crop  # noqa: E402
+from companion.vision.outline import CARD_CROP, OutlineFinder, card_crop  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -46,7 +40,6 @@ def main(argv=None) -> int:
     ap.add_argument("--keep-covered", type=float, default=1.0, metavar="SHARE",
                     help="keep this share of the covered cards' faces (drawn with a fixed seed; 0.75 made the "
                          "shipped face reader's set, small enough to travel to a GPU machine)")
-    ap.add_argument("--corners", action="store_true", help="write each card's two index corners, not its face")
     a = ap.parse_args(argv)
     photos = sorted(p for p in (Path(a.roboflow) / "train" / "images").glob("*")
                     if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
@@ -68,16 +61,6 @@ def main(argv=None) -> int:
             i = own_label(o.quad, labels, a.corner)
             if i is None or (o.cls == "under" and drop.random() < 1 - a.keep_covered):
                 continue
-            if a.corners:
-                for side, cq in enumerate(corner_quads(o.quad)):
-                    symbol = _inside(cq, labels)
-                    if symbol is None and o.cls != "under":
-                        continue          # a whole face's corner without a label: the labels missed it
-                    name = f"r{k:05d}_{j}_{side}.jpg"
-                    cv2.imwrite(str(a.out / name), quad_crop(image, cq, CARD_CROP), [cv2.IMWRITE_JPEG_QUALITY, a.quality])
-                    rows.append({"file": name, "symbol": symbol or "none", "color": None, "cls": o.cls, "seed": k,
-                                 "seen": 1.0, "parts": 1.0, "src": f"roboflow:{path.name}"})
-                continue
             name = f"r{k:05d}_{j}.jpg"
             cv2.imwrite(str(a.out / name), card_crop(image, o.quad, CARD_CROP), [cv2.IMWRITE_JPEG_QUALITY, a.quality])
             rows.append({"file": name, "symbol": labels[i][0], "color": None, "cls": o.cls, "seed": k,
@@ -85,22 +68,6 @@ def main(argv=None) -> int:
     (a.out / "cards.json").write_text(json.dumps(rows))
     print(f"{len(rows)} faces from {len(photos)} photos in {a.out}")
     return 0
-
-
-INDEX_REACH = 0.25     # a card's own index lies this near its corner, in long sides (its middle: 0.15)
-
-
-def _inside(quad, labels) -> str | None:
-    """The symbol of the labelled index in the corner view `quad`, where the card's own index lies
-    (near the corner: another card's index further in is not this card's); None where none is."""
-    import numpy as np
-    from companion.vision.outline import CORNER_VIEW
-    poly = np.float32(quad).reshape(-1, 1, 2)
-    reach = INDEX_REACH * float(np.hypot(*(quad[3] - quad[0]))) / CORNER_VIEW[1]
-    inside = [(d, sym) for sym, c in labels
-              if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0
-              and (d := float(np.hypot(*(c - quad[0])))) <= reach]
-    return min(inside)[1] if inside else None
 
 
 if __name__ == "__main__":

@@ -1,17 +1,19 @@
 """The recogniser as four named stages, each a small module with a typed value passed on::
 
-    faces = find(image)              # find.py:   Face: a card's outline, and whether a card covers it
-    crops = warp(image, faces)       # warp.py:   each face cut out and turned upright (64x96)
-    readings = read(image, crops)    # read.py:   Reading: the symbol (card reader) and colour (palette)
+    found = find(image)              # find.py:   Found: faces no card covers, corner indices in view
+    crops = warp(image, found)       # warp.py:   each face upright (64x96), each index square (48x48)
+    readings = read(crops)           # read.py:   Reading: symbol probabilities and colour (palette)
     cards, top = decide(readings)    # decide.py: every card seen, and the uncovered one on top
 
-`FacePipeline` (pipeline.py) is those four calls. Each stage is measured alone by
-`python models/recipe bench-stages` and the whole by `python models/recipe bench-faces`.
+`FacePipeline` (pipeline.py) is those four calls, with one network (the finder) and two small
+readers. Each stage is measured alone by `python models/recipe bench-stages`, the whole by
+`python models/recipe bench --pipeline faces`.
 """
-from .decide import decide
-from .find import Face, Finder
+from .decide import Seen, decide
+from .find import Face, Finder, Found, Index
 from .pipeline import FacePipeline
-from .read import Reader, Reading
-from .warp import Crop, warp
+from .read import Reader, Reading, Readings
+from .warp import Crop, Crops, IndexCrop, warp
 
-__all__ = ["Crop", "Face", "FacePipeline", "Finder", "Reader", "Reading", "decide", "warp"]
+__all__ = ["Crop", "Crops", "Face", "FacePipeline", "Finder", "Found", "Index", "IndexCrop", "Reader", "Reading",
+           "Readings", "Seen", "decide", "warp"]

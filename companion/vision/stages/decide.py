@@ -1,25 +1,64 @@
-"""Decide: every card seen, and the top card: the surest face no card covers."""
+"""Decide: every card seen, and the top card: the surest face no card covers.
+
+A face is named by its own reading and by the corner indices found on it, together; a corner
+index found on no such face is a covered card, named by its index alone."""
 from __future__ import annotations
 
-from ..outline import quad_iou
-from .read import Reading
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..classes import SYMBOLS
+from .read import NONE, WILDS, Readings, softmax
 
 
-def decide(readings: list[Reading], *, least: float, same: float) -> tuple[list[Reading], Reading | None]:
-    """The readings that name a card at `least` or more, and the surest uncovered one among them.
-    A face found twice (overlapping a surer reading by `same` IoU or more and read as the same
-    card) counts once, as its uncovered finding where it has one (the top card is often found both
-    whole and as a card under another); a fan's cards overlap as much, but read as other cards."""
-    kept: list[Reading] = []
-    for r in sorted(readings, key=lambda r: (r.face.covered, -r.p)):     # a face found twice: uncovered wins
-        if r.symbol == "none" or r.p < least:
+@dataclass(frozen=True)
+class Seen:
+    symbol: str
+    color: str | None        # None for a wild
+    p: float
+    box: tuple
+    uncovered: bool          # a face no card covers (else a covered card's index)
+    score: float             # the finder's
+
+
+def on_face(quad: np.ndarray, point, grow: float) -> bool:
+    """`point` lies on the face `quad` grown by `grow` round its middle (the finder's outline may
+    fall a little short of the card's edge, where its other index lies)."""
+    c = quad.mean(0)
+    poly = ((quad - c) * grow + c).reshape(-1, 1, 2).astype(np.float32)
+    return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
+
+
+def decide(readings: Readings, *, face_least: float, index_least: float, grow: float) -> tuple[list[Seen], Seen | None]:
+    """The cards read at `face_least` (a face) or `index_least` (a covered card's index) or more,
+    surest first, and the surest face among them (None where no face is read)."""
+    seen, used = [], set()
+    for r in readings.faces:
+        members = [i for i, q in enumerate(readings.indices) if on_face(r.part.quad, q.part.centre, grow)]
+        used.update(members)
+        logp = np.log(r.probs + 1e-6)
+        shown = [readings.indices[i] for i in members if readings.indices[i].symbol != "none"]
+        for q in shown:
+            logp = logp + np.log(q.probs + 1e-6)
+        if shown:
+            logp[NONE] = -np.inf             # an index on it: it is a card
+        probs = softmax(np.where(r.probs > 0, logp, -np.inf))
+        k = int(probs.argmax())
+        symbol = SYMBOLS[k]
+        if symbol == "none" or probs[k] < face_least:
             continue
-        if not r.symbol.startswith("wild") and r.color is None:
+        color = r.color or next((q.color for q in shown if q.color), None)
+        if symbol not in WILDS and color is None:
             continue                 # a coloured card whose colour shows nowhere: no card's face
-        if any((k.symbol, k.color) == (r.symbol, r.color) and quad_iou(r.face.quad, k.face.quad) >= same
-               for k in kept):
+        seen.append(Seen(symbol, None if symbol in WILDS else color, float(probs[k]), r.part.box, True, r.part.score))
+    for i, q in enumerate(readings.indices):
+        if i in used or q.symbol == "none" or q.p < index_least:
             continue
-        kept.append(r)
-    kept.sort(key=lambda r: -r.p)
-    uncovered = [r for r in kept if not r.face.covered]
-    return kept, (max(uncovered, key=lambda r: r.p * r.face.score) if uncovered else None)
+        if q.symbol not in WILDS and q.color is None:
+            continue
+        seen.append(Seen(q.symbol, None if q.symbol in WILDS else q.color, q.p, q.part.box, False, q.part.score))
+    seen.sort(key=lambda s: -s.p)
+    faces = [s for s in seen if s.uncovered]
+    return seen, (max(faces, key=lambda s: s.p * s.score) if faces else None)

@@ -1,4 +1,5 @@
-"""Find: every card face in a frame, as an oriented box, and whether another card covers it."""
+"""Find: with one network, every card face no other card covers (an oriented box) and every corner
+index in view, of any card (a covered card is found by the index it leaves in view)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,16 +7,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..outline import OutlineFinder, upright
+from ..classes import FINDER_CLASSES
+from ..outline import OutlineFinder, quad_iou, upright
 
 
 @dataclass(frozen=True)
 class Face:
-    """One card face seen: its corners (4x2, upright order: a short side first), whether a card
-    covers part of it, and how sure the finder is that it is a card."""
+    """A card face no other card covers (a hand may): its corners (4x2, upright order: a short
+    side first) and how sure the finder is that it is one."""
 
     quad: np.ndarray
-    covered: bool
     score: float
 
     @property
@@ -24,12 +25,40 @@ class Face:
         return float(x1), float(y1), float(x2), float(y2)
 
 
+@dataclass(frozen=True)
+class Index:
+    """A corner index in view: its upright box (x1, y1, x2, y2) round the finder's turned one."""
+
+    box: tuple
+    score: float
+
+    @property
+    def centre(self) -> tuple:
+        return (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
+
+
+@dataclass(frozen=True)
+class Found:
+    faces: list
+    indices: list
+
+
 class Finder:
-    """The outline finder (a YOLO11n with oriented boxes) at `imgsz`, keeping faces from `conf`
-    that no surer one overlaps by `iou`."""
+    """The finder network (a YOLO11n with oriented boxes of `FINDER_CLASSES`) at `imgsz`: what
+    scores `conf` or more. Two faces no card covers cannot overlap, so of two overlapping by
+    `face_iou` only the surer is kept; indices by `index_iou`."""
 
-    def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3, iou: float = 0.6):
-        self.net = OutlineFinder(path, imgsz, threads=threads, conf=conf, iou=iou)
+    def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3,
+                 face_iou: float = 0.3, index_iou: float = 0.5):
+        self.net = OutlineFinder(path, imgsz, threads=threads, conf=conf, iou=index_iou, classes=FINDER_CLASSES)
+        self.face_iou = face_iou
 
-    def __call__(self, image: np.ndarray) -> list[Face]:
-        return [Face(upright(o.quad), o.cls != "card", o.score) for o in self.net.find(image)]
+    def __call__(self, image: np.ndarray) -> Found:
+        faces, indices = [], []
+        for o in self.net.find(image):          # surest first
+            if o.cls == "index":
+                (x1, y1), (x2, y2) = o.quad.min(0), o.quad.max(0)
+                indices.append(Index((float(x1), float(y1), float(x2), float(y2)), o.score))
+            elif all(quad_iou(o.quad, f.quad) < self.face_iou for f in faces):
+                faces.append(Face(upright(o.quad), o.score))
+        return Found(faces, indices)

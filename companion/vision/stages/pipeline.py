@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
@@ -22,19 +23,32 @@ from .read import Reader
 from .warp import warp
 
 
-def reader_file(meta: dict) -> str | None:
-    """The face reader's file that recognizer.json names (the card reader's where it names none)."""
-    return meta.get("face_reader") or meta.get("cardreader")
-
-
 @dataclass(frozen=True)
 class Settings:
     """Every knob of the pipeline, a line each on what it trades."""
 
-    finder_conf: float = 0.3     # a face counts from this finder score: lower finds more cards and more false ones
-    finder_iou: float = 0.8      # outlines overlapping more are one: higher keeps a fan's cards apart, and finds doubles
-    read_least: float = 0.6      # a face names a card from this reader probability: lower reads more, and more wrongly
-    same_face: float = 0.45      # two faces overlapping by this IoU are one card found twice
+    finder_conf: float = 0.3     # a face or index counts from this finder score: lower finds more, and more false ones
+    face_iou: float = 0.3        # uncovered faces overlapping more are one found twice: higher keeps doubles
+    index_iou: float = 0.5       # indices overlapping more are one: lower loses a tight fan's neighbours
+    face_least: float = 0.6      # a face names a card from this probability: lower reads more, and more wrongly
+    index_least: float = 0.5     # a covered card's index names it from this probability: the same trade
+    grow: float = 1.1            # an index this far out of a face's outline (times its size) is its own
+    index_turns: int = 1         # quarter turns each index is read at, logits averaged: more is surer and slower
+
+
+def parse_settings(pairs: list[str]) -> Settings:
+    """`Settings` with each NAME=VALUE of `pairs` changed; a ValueError says what is wrong."""
+    fields = {f.name: f.type for f in dataclasses.fields(Settings)}
+    changed = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in fields:
+            raise ValueError(f"{pair!r}: the settings are {', '.join(fields)}")
+        try:
+            changed[name] = int(value) if fields[name] in (int, "int") else float(value)
+        except ValueError:
+            raise ValueError(f"{pair!r}: {value!r} is not a number") from None
+    return Settings(**changed)
 
 
 class FacePipeline:
@@ -54,21 +68,21 @@ class FacePipeline:
             meta = json.loads(meta_path.read_text())
         except (OSError, ValueError) as exc:
             raise ModelError(f"cannot read {meta_path}: {exc}") from exc
-        reader = reader or (folder / reader_file(meta) if reader_file(meta) else None)
-        if not meta.get("outlines") or reader is None:
-            raise ModelError(f"{meta_path} names no outline finder or card reader")
+        names = [meta.get(k) for k in ("finder", "face_reader", "classifier")]
+        if not all(names):
+            raise ModelError(f"{meta_path} names no finder, face reader or classifier")
         self.settings, self.colors = settings, tuple(colors)
-        self.find = Finder(folder / meta["outlines"], int(meta.get("outlines_imgsz", 320)), threads=threads,
-                           conf=settings.finder_conf, iou=settings.finder_iou)
-        corners = meta.get("corner_reader")
-        self.read = Reader(Path(reader), colors, allowed, corners=folder / corners if corners else None,
-                           threads=threads)
+        self.find = Finder(folder / names[0], int(meta.get("finder_imgsz", 320)), threads=threads,
+                           conf=settings.finder_conf, face_iou=settings.face_iou, index_iou=settings.index_iou)
+        self.read = Reader(Path(reader) if reader else folder / names[1], folder / names[2], self.colors, allowed,
+                           turns=settings.index_turns, threads=threads)
 
     def recognize(self, image: np.ndarray) -> Recognition:
         if image is None or image.ndim != 3:
             raise ValueError("recognize() needs a BGR colour image")
-        faces = self.find(image)
-        readings = self.read(warp(image, faces))
-        cards, top = decide(readings, least=self.settings.read_least, same=self.settings.same_face)
-        detection = {id(r): Detection(r.color, r.symbol, r.p, r.face.box) for r in cards}
-        return Recognition([detection[id(r)] for r in cards], detection[id(top)] if top else None)
+        found = self.find(image)
+        readings = self.read(warp(image, found))
+        seen, top = decide(readings, face_least=self.settings.face_least, index_least=self.settings.index_least,
+                           grow=self.settings.grow)
+        detection = {id(s): Detection(s.color, s.symbol, s.p, s.box) for s in seen}
+        return Recognition([detection[id(s)] for s in seen], detection[id(top)] if top else None)

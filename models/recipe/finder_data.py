@@ -1,0 +1,179 @@
+"""Data for the one-network finder: every uncovered card face as an oriented box (`card`) and every
+corner index in view, of any card, covered or not (`index`), in synthetic scenes and in the
+Roboflow training photos.
+
+    python models/recipe finder-data OUT --count 2500 --val 200 --first-seed 640000 \
+        --roboflow ../shared/datasets/roboflow-uno [--roboflow-share 0.6]
+
+One network then does the work of the corner-index detector and the outline finder: a fan's
+covered cards are found by the indices they leave in view (not by a guess at their hidden
+outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_CLASSES`.
+
+- **Synthetic scenes** (`make_scene`, seeds from `--first-seed`): piles, lone cards (cut by the
+  frame too), fans, staggered stacks, spread hands, empty and look-alike tables, hands over the
+  cards, the camera leaning up to `--tilt` degrees, `--squash` of them stretched one way. An
+  index is labelled by its upright box; the training's turns make turned boxes of it.
+- **Roboflow training photos** (linked, not copied; the validation split stays for measuring):
+  their labelled index boxes as they are, and what the labels leave out filled in where the
+  labels vouch for it (as `mix-roboflow` does): an uncovered face the shipped outline finder
+  outlines round a labelled index, and a corner index the shipped detector finds inside such a
+  face reading that face's labelled symbol (the front card's other corner).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from companion.vision.classes import FINDER_CLASSES  # noqa: E402
+from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
+                                      squashed)
+from companion.vision.synth import ALL_KINDS, make_scene  # noqa: E402
+
+CARD, INDEX = FINDER_CLASSES.index("card"), FINDER_CLASSES.index("index")
+ROBOFLOW_SYMBOLS = ("0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild", "2", "3", "4", "5", "6",
+                    "7", "8", "9")
+
+
+def box_quad(box) -> np.ndarray:
+    x1, y1, x2, y2 = box
+    return np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+
+
+def label_lines(rows: list[tuple[int, np.ndarray]], w: int, h: int) -> str:
+    """Ultralytics oriented-box label lines: class, then 4 corners as shares of the frame."""
+    lines = [f"{c} " + " ".join(f"{v:.6f}" for v in np.clip(q / [w, h], 0, 1).reshape(-1)) for c, q in rows]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def scene_rows(sc) -> list[tuple[int, np.ndarray]]:
+    h, w = sc.image.shape[:2]
+    rows = [(CARD, q) for _, cls, q in labelled_outlines(sc.outlines, w, h) if cls == "card"]
+    rows += [(INDEX, box_quad(lab.box)) for lab in sc.labels
+             if lab.cls == "index" and lab.box[2] - lab.box[0] >= 3 and lab.box[3] - lab.box[1] >= 3]
+    return rows
+
+
+def _write_scene(args):
+    seed, out, split, tilt, kinds, hands, squash = args
+    kind = kinds[seed % len(kinds)] if kinds else None
+    sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind=kind, hands=hands, cut_labels=True)
+    h, w = sc.image.shape[:2]
+    name = f"s{seed:08d}"
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(sc.image, seed, squash if split == "train" else 0.0),
+                [cv2.IMWRITE_JPEG_QUALITY, 92])
+    (out / "labels" / split / f"{name}.txt").write_text(label_lines(scene_rows(sc), w, h))
+    return 1
+
+
+def inside(point, box) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def roboflow_rows(image: np.ndarray, labels: list, finder, recognizer) -> list[tuple[int, np.ndarray]]:
+    """A Roboflow photo's rows: its labelled indices, and the faces and indices the labels vouch for."""
+    rows = [(INDEX, box_quad(b)) for _, b in labels]
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in labels]
+    faces = []
+    for o in finder.find(image):
+        poly = o.quad.reshape(-1, 1, 2).astype(np.float32)
+        held = [i for i, c in enumerate(centres) if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0]
+        if o.cls == "card" and held and all(q is not o for q, _ in faces):
+            faces.append((o, {labels[i][0] for i in held}))
+            rows.append((CARD, o.quad))
+    parts = [p for p in recognizer.detect(image) if p.cls == "index" and p.score >= 0.5]
+    recognizer.classify(image, parts)
+    for p in parts:
+        if any(_iou(p.box, b) > 0.2 for _, b in labels) or p.p < 0.7:
+            continue
+        for o, symbols in faces:
+            poly = o.quad.reshape(-1, 1, 2).astype(np.float32)
+            if p.symbol in symbols and cv2.pointPolygonTest(poly, tuple(map(float, p.centre)), False) >= 0:
+                rows.append((INDEX, box_quad(p.box)))
+                break
+    return rows
+
+
+def _iou(a, b) -> float:
+    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0) -> int:
+    """Link `share` of the Roboflow training photos (drawn with a fixed seed) into `out`/images/rf
+    with their rows; returns how many."""
+    from companion.paths import models_dir
+    from companion.vision.outline import OutlineFinder
+    from companion.vision.recognizer import Recognizer
+    finder = OutlineFinder(models_dir() / "outlines.onnx", 320, conf=0.5, iou=0.6)
+    recognizer = Recognizer("any")
+    (out / "images" / "rf").mkdir(parents=True, exist_ok=True)
+    (out / "labels" / "rf").mkdir(parents=True, exist_ok=True)
+    files = sorted((rf / "train" / "labels").glob("*.txt"))
+    keep = np.random.default_rng(seed).random(len(files)) < share
+    n = 0
+    for lab, k in zip(files, keep):
+        src = rf / "train" / "images" / (lab.stem + ".jpg")
+        image = cv2.imread(str(src)) if k else None
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        labels = [(ROBOFLOW_SYMBOLS[c], b) for c, b in read_labels(lab, w, h)]
+        dst = out / "images" / "rf" / src.name
+        if not dst.exists():
+            os.symlink(src, dst)
+        (out / "labels" / "rf" / f"{lab.stem}.txt").write_text(label_lines(roboflow_rows(image, labels, finder, recognizer), w, h))
+        n += 1
+        if n % 500 == 0:
+            print(f"  {n} Roboflow photos", flush=True)
+    return n
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("--count", type=int, default=2500, help="synthetic training scenes")
+    ap.add_argument("--val", type=int, default=200, help="synthetic validation scenes")
+    ap.add_argument("--first-seed", type=int, default=640_000)
+    ap.add_argument("--kinds", nargs="*", default=["pile", "pile", "pile", "pile", "single", "fan", "stack", "spread",
+                                                   "negative", "lookalike"], choices=ALL_KINDS)
+    ap.add_argument("--hands", type=float, default=0.6)
+    ap.add_argument("--tilt", type=float, default=30.0)
+    ap.add_argument("--squash", type=float, default=0.3, help="the share of training scenes stretched one way")
+    ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
+    ap.add_argument("--roboflow-share", type=float, default=0.6)
+    ap.add_argument("--procs", type=int, default=2)
+    a = ap.parse_args(argv)
+    if not (SEEDS["train"] <= a.first_seed and a.first_seed + a.count <= SEEDS["val"]):
+        ap.error(f"training seeds {a.first_seed}..{a.first_seed + a.count - 1} leave the training range")
+    out = Path(a.out).resolve()
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash)
+    jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
+    jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
+    for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):
+        if k % 500 == 0:
+            print(f"  {k}/{len(jobs)} scenes", flush=True)
+    train = [str(out / "images" / "train")]
+    if a.roboflow:
+        n = add_roboflow(Path(a.roboflow).resolve(), out, a.roboflow_share)
+        train.append(str(out / "images" / "rf"))
+        print(f"  {n} Roboflow photos", flush=True)
+    names = "\n".join(f"  {i}: {c}" for i, c in enumerate(FINDER_CLASSES))
+    listed = "\n".join(f"  - {t}" for t in train)
+    (out / "data.yaml").write_text(f"path: {out}\ntrain:\n{listed}\nval: {out / 'images' / 'val'}\nnames:\n{names}\n")
+    print(out / "data.yaml")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
