@@ -29,15 +29,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.classes import FINDER_CLASSES  # noqa: E402
 from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
                                       squashed)
 from companion.vision.synth import ALL_KINDS, make_scene  # noqa: E402
+from mix_roboflow import ROBOFLOW_SYMBOLS, iou  # noqa: E402
 
 CARD, INDEX = FINDER_CLASSES.index("card"), FINDER_CLASSES.index("index")
-ROBOFLOW_SYMBOLS = ("0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild", "2", "3", "4", "5", "6",
-                    "7", "8", "9")
 
 
 def box_quad(box) -> np.ndarray:
@@ -71,10 +71,6 @@ def _write_scene(args):
     return 1
 
 
-def inside(point, box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
-
 def roboflow_rows(image: np.ndarray, labels: list, finder, recognizer) -> list[tuple[int, np.ndarray]]:
     """A Roboflow photo's rows: its labelled indices, and the faces and indices the labels vouch for."""
     rows = [(INDEX, box_quad(b)) for _, b in labels]
@@ -89,7 +85,7 @@ def roboflow_rows(image: np.ndarray, labels: list, finder, recognizer) -> list[t
     parts = [p for p in recognizer.detect(image) if p.cls == "index" and p.score >= 0.5]
     recognizer.classify(image, parts)
     for p in parts:
-        if any(_iou(p.box, b) > 0.2 for _, b in labels) or p.p < 0.7:
+        if any(iou(p.box, b) > 0.2 for _, b in labels) or p.p < 0.7:
             continue
         for o, symbols in faces:
             poly = o.quad.reshape(-1, 1, 2).astype(np.float32)
@@ -97,13 +93,6 @@ def roboflow_rows(image: np.ndarray, labels: list, finder, recognizer) -> list[t
                 rows.append((INDEX, box_quad(p.box)))
                 break
     return rows
-
-
-def _iou(a, b) -> float:
-    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0) -> int:
