@@ -1,5 +1,6 @@
 """The many-set pile benchmark (`python models/recipe bench-piles`): its figures, its comparison, its arguments."""
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -64,40 +65,46 @@ def test_bad_arguments_are_a_clear_error(args, tmp_path, monkeypatch, models_scr
     assert exc.value.code == 2
 
 
-def test_a_tunable_is_set_for_one_run_a_tuple_with_commas(models_script):
-    # how a part of the recogniser is switched off and measured (models/ablation.md)
-    from companion.vision import pile_tuning
-    tn = models_script("tunables")
-    got = tn.parse_thresholds(["ZOOM_OUT=", "MAX_ZOOMS=0", "TURNED_LOOK=9"])
-    assert got == {"ZOOM_OUT": (), "MAX_ZOOMS": 0, "TURNED_LOOK": 9.0}
-    assert tn.parse_thresholds(["ZOOM_OUT=0.5, 0.25"]) == {"ZOOM_OUT": (0.5, 0.25)}
-    before = pile_tuning.ZOOM_OUT
-    with tn.changed(got):
-        assert pile_tuning.ZOOM_OUT == () and pile_tuning.MAX_ZOOMS == 0
-    assert pile_tuning.ZOOM_OUT == before and pile_tuning.MAX_ZOOMS != 0
-    for bad in ("ZOOM_OUT=a,b", "MAX_ZOOMS=1,2", "_GROW=1", "PART_OF_CARD=1", "ALONE=1", "DARKEN=1"):
-        with pytest.raises(ValueError, match="--set"):
-            tn.parse_thresholds([bad])
+def test_a_setting_reaches_the_recogniser_of_every_set_and_is_kept_with_the_run(tmp_path, models_script):
+    # how a knob of the recogniser is swept (models/ablation.md)
+    bp = models_script("bench_piles")
+    built = []
+
+    class Blind:        # sees no card
+        def __init__(self, deck, **kw):
+            built.append(kw["settings"])
+
+        def recognize(self, image):
+            return SimpleNamespace(top=None, cards=[])
+    bp._script("bench_recognizer").Recognizer = Blind
+    out = tmp_path / "run.json"
+    assert bp.main(["--first-seeds", "9200000", "9200600", "--piles", "2", "--procs", "1", "--out", str(out),
+                    "--set", "face_least=0.8", "--set", "index_turns=4"]) == 0
+    assert built and all((s.face_least, s.index_turns, s.grow) == (0.8, 4, 1.1) for s in built)
+    assert json.loads(out.read_text())["settings"] == {"face_least": 0.8, "index_turns": 4}
 
 
-def test_the_conditions_bench_sets_the_tunables_in_the_recognize_it_runs(models_script):
-    # bench-conditions scores `companion recognize` in another process: the tunables it was given
-    # are set there before the command runs
+def test_the_conditions_bench_reads_with_its_settings_in_the_recognize_it_runs(models_script):
+    # bench-conditions scores `companion recognize` in another process: the recogniser that
+    # command builds reads with the settings the bench was given
     import subprocess
     import sys
     bc = models_script("bench_conditions")
     code = bc.CLI.replace("from companion.cli import main; sys.exit(main(sys.argv[2:]))",
-                          "from companion.vision import pile_tuning; "
-                          "print(pile_tuning.ZOOM_OUT, pile_tuning.MAX_ZOOMS, sys.argv[2:])")
+                          "r = recognizer.Recognizer('any'); "
+                          "print(r.settings.face_least, r.find.face_iou, r.read.turns, sys.argv[2:])")
     assert code != bc.CLI
-    out = subprocess.run([sys.executable, "-c", code, '{"ZOOM_OUT": [], "MAX_ZOOMS": 0}', "recognize", "--json"],
-                         capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "() 0 ['recognize', '--json']"
+    out = subprocess.run([sys.executable, "-c", code, '["face_least=0.9", "face_iou=0.5", "index_turns=2"]',
+                          "recognize", "--json"], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0.9 0.5 2 ['recognize', '--json']"
 
 
-@pytest.mark.parametrize("script", ["bench_recognizer", "bench_conditions"])
-def test_a_tunable_that_is_not_one_is_a_clear_error_in_every_bench(script, models_script, capsys):
+@pytest.mark.parametrize("script", ["bench_recognizer", "bench_piles", "bench_conditions", "bench_stages"])
+@pytest.mark.parametrize("pair", ["NO_SUCH=1", "face_least=high"])
+def test_a_setting_that_is_not_one_is_a_clear_error_in_every_bench(script, pair, models_script, capsys):
+    needs = {"bench_conditions": ["--roboflow", "."], "bench_stages": ["--roboflow", "."]}.get(script, [])
     with pytest.raises(SystemExit) as exc:
-        models_script(script).main(["--set", "NO_SUCH=1"] + (["--roboflow", "."] if script == "bench_conditions" else []))
+        models_script(script).main(["--set", pair] + needs)
     assert exc.value.code == 2
-    assert "--set" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--set" in err and ("the settings are finder_conf" in err if pair == "NO_SUCH=1" else "not a number" in err)

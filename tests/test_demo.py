@@ -179,7 +179,7 @@ def test_demo_with_the_seinfeld_deck_names_colours_on_the_buttons():
 def _models_present() -> bool:
     from companion.paths import models_dir
     d = models_dir()
-    return all((d / f).is_file() for f in ("recognizer.json", "detector.onnx", "classifier.onnx"))
+    return all((d / f).is_file() for f in ("recognizer.json", "finder.onnx", "facereader.onnx", "classifier.onnx"))
 
 
 def _kept(history):
@@ -208,7 +208,7 @@ def _block(out: str) -> dict[str, str]:
 
 
 @pytest.mark.skipif(not _models_present(), reason="the trained recogniser (models/recognizer.json, "
-                    "detector.onnx, classifier.onnx) is not in the repository yet")
+                    "finder.onnx, facereader.onnx, classifier.onnx) is not in the repository")
 def test_the_default_demo_plays_one_round_and_its_summary_matches_the_event_log(tmp_path, capsys):
     """`companion demo` as a newcomer runs it (one round, the real recogniser), headless and fast:
     the summary block's figures are what the game's event log holds."""

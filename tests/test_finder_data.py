@@ -1,8 +1,9 @@
 """The one-network finder's data (models/recipe/finder_data.py): which faces and indices are labelled."""
+from types import SimpleNamespace
+
 import numpy as np
 
-from companion.vision.outline import FoundOutline
-from companion.vision.recognizer import Part
+from companion.vision.stages import Face, Found, Index, Readings
 from companion.vision.synth import make_scene
 
 
@@ -22,44 +23,70 @@ def test_a_scene_labels_its_uncovered_faces_and_every_index_in_view(models_scrip
     assert values.shape[1] == 8 and values.min() >= 0 and values.max() <= 1
 
 
-class _Finder:
-    def __init__(self, found):
-        self.found = found
+class _Recognizer:
+    """The recogniser's stand-in: its finder finds the faces and indices given, its reader reads
+    each index as given (by its box) and is asked to read no face."""
+
+    def __init__(self, faces, indices):
+        self.found = Found(faces, [i for i, _, _ in indices])
+        self.reads = {i.box: (symbol, p) for i, symbol, p in indices}
 
     def find(self, image):
         return self.found
 
-
-class _Recognizer:
-    """The detector and classifier's stand-in: indices, each read as given."""
-
-    def __init__(self, parts):
-        self.parts = parts
-
-    def detect(self, image):
-        return list(self.parts)
-
-    def classify(self, image, parts):
-        pass
+    def read(self, crops):
+        assert not crops.faces
+        return Readings([], [SimpleNamespace(part=c.index, symbol=self.reads[c.index.box][0],
+                                             p=self.reads[c.index.box][1]) for c in crops.indices])
 
 
-def part(box, symbol, p=0.9):
-    q = Part("index", box, 0.8)
-    q.symbol, q.p = symbol, p
-    return q
+def face(quad, score=0.9):
+    return Face(np.float32(quad), score)
+
+
+def index(box, symbol, p=0.9, score=0.8):
+    return Index(box, score), symbol, p
 
 
 def test_a_roboflow_photo_gains_only_the_faces_and_indices_its_labels_vouch_for(models_script):
     fd = models_script("finder_data")
     labels = [("7", (100, 100, 120, 125)), ("2", (60, 100, 80, 125))]    # the front 7, a 2 beneath it
-    front = FoundOutline("card", np.float32([[95, 95], [195, 95], [195, 245], [95, 245]]), 0.9)
-    stud = FoundOutline("card", np.float32([[300, 300], [350, 300], [350, 380], [300, 380]]), 0.8)   # holds no label
-    under = FoundOutline("under", np.float32([[55, 95], [155, 95], [155, 245], [55, 245]]), 0.8)
-    parts = [part((170, 215, 190, 240), "7"),           # the front card's other corner: vouched for
-             part((170, 180, 190, 200), "3"),           # a symbol no label on that face shows
-             part((101, 101, 121, 126), "7"),           # a labelled index found again
-             part((320, 320, 340, 345), "7")]           # on no vouched face
-    rows = fd.roboflow_rows(np.zeros((400, 400, 3), np.uint8), labels, _Finder([front, stud, under]), _Recognizer(parts))
-    assert [c for c, _ in rows].count(fd.CARD) == 1
-    indices = [q for c, q in rows if c == fd.INDEX]
-    assert len(indices) == 3 and any(np.allclose(q[0], [170, 215]) for q in indices)
+    front = face([[95, 95], [195, 95], [195, 245], [95, 245]])
+    stud = face([[300, 300], [350, 300], [350, 380], [300, 380]])        # holds no label
+    faint = face([[55, 95], [155, 95], [155, 245], [55, 245]], 0.4)     # holds the 2, but found unsurely
+    indices = [index((170, 215, 190, 240), "7"),            # the front card's other corner: vouched for
+               index((170, 180, 190, 200), "3"),            # a symbol no label on that face shows
+               index((101, 101, 121, 126), "7"),            # a labelled index found again
+               index((320, 320, 340, 345), "7"),            # on no vouched face
+               index((150, 215, 170, 240), "7", p=0.6),     # read unsurely
+               index((130, 215, 150, 240), "7", score=0.4)]     # found unsurely
+    rows = fd.roboflow_rows(np.zeros((400, 400, 3), np.uint8), labels, _Recognizer([front, stud, faint], indices))
+    faces = [q for c, q in rows if c == fd.CARD]
+    assert len(faces) == 1 and np.allclose(faces[0], front.quad)
+    extra = [q for c, q in rows if c == fd.INDEX][len(labels):]
+    assert len(extra) == 1 and np.allclose(extra[0][0], [170, 215])
+
+
+def test_a_box_overlaps_by_its_shared_area_over_both(models_script):
+    fd = models_script("finder_data")
+    assert fd.iou((0, 0, 10, 10), (0, 0, 10, 10)) == 1.0
+    assert fd.iou((0, 0, 10, 10), (5, 0, 15, 10)) == 50 / 150
+    assert fd.iou((0, 0, 10, 10), (20, 20, 30, 30)) == 0.0
+
+
+def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_view(models_script, tmp_path):
+    fd = models_script("finder_data")
+    for split in ("train", "val"):
+        (tmp_path / "images" / split).mkdir(parents=True)
+        (tmp_path / "labels" / split).mkdir(parents=True)
+    seeds = range(640_000, 640_012)
+    for seed in seeds:
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0))
+    cut = 0
+    for seed in seeds:
+        text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
+        rows = np.float32([line.split() for line in text.splitlines()]).reshape(-1, 9)
+        faces = rows[rows[:, 0] == fd.CARD][:, 1:].reshape(-1, 4, 2)
+        assert len(faces) <= 1 and (faces >= 0).all() and (faces <= 1).all()
+        cut += sum(1 for q in faces if q.max(0)[1] - q.min(0)[1] > 0.95 or q.max(0)[0] - q.min(0)[0] > 0.95)
+    assert cut >= 3          # most such cards reach from edge to edge of the frame one way

@@ -107,9 +107,9 @@ def test_a_card_crop_shows_the_card_upright_and_unmirrored():
     assert mirrored > 3 * diff
 
 
-def test_the_card_reader_reads_each_outline_both_ways_up(tmp_path):
+def test_the_face_reader_reads_each_face_both_ways_up(tmp_path):
     from companion.vision.classes import SYMBOLS
-    from companion.vision.outline import CardReader
+    from companion.vision.stages import Crop, Face, Reader
 
     class _Net:
         def __init__(self):
@@ -128,19 +128,20 @@ def test_the_card_reader_reads_each_outline_both_ways_up(tmp_path):
             logits[n // 2:, 3] = 0.0         # upside down: nothing sure
             return [logits]
 
-    reader = CardReader.__new__(CardReader)
-    reader.net = _Net()
-    image = np.full((200, 200, 3), 200, np.uint8)
-    quads = [np.float32([[10, 10], [70, 10], [70, 100], [10, 100]]), np.float32([[90, 50], [150, 50], [150, 140], [90, 140]])]
-    probs = reader.read(image, quads)
+    reader = Reader.__new__(Reader)
+    reader.face_net, reader.mask = _Net(), np.ones(len(SYMBOLS), bool)
+    rng = np.random.default_rng(0)
+    crops = [Crop(Face(np.zeros((4, 2), np.float32), 0.9), rng.integers(0, 256, (96, 64, 3)).astype(np.uint8))
+             for _ in range(2)]
+    probs = reader.face_probs(crops)
     assert probs.shape == (2, len(SYMBOLS)) and np.allclose(probs.sum(1), 1)
     assert (probs.argmax(1) == 3).all()
-    assert reader.net.seen.shape == (4, 3, 96, 64)         # two outlines, each both ways up
+    assert reader.face_net.seen.shape == (4, 3, 96, 64)         # two faces, each both ways up
     # the second half is the first turned half a turn
-    assert np.array_equal(reader.net.seen[2:], reader.net.seen[:2, :, ::-1, ::-1])
-    assert reader.read(image, []).shape == (0, len(SYMBOLS))
+    assert np.array_equal(reader.face_net.seen[2:], reader.face_net.seen[:2, :, ::-1, ::-1])
+    assert reader.face_probs([]).shape == (0, len(SYMBOLS))
     with pytest.raises(ModelError, match="missing.onnx"):
-        CardReader(tmp_path / "missing.onnx")
+        Reader(tmp_path / "missing.onnx", tmp_path / "missing.onnx", ("red",))
 
 
 def _card(image, centre, angle, colour):

@@ -28,13 +28,14 @@ def test_missing_model_is_a_clear_error_naming_the_path(tmp_path):
 
 
 def test_corrupt_model_is_a_clear_error(tmp_path):
-    (tmp_path / "recognizer.json").write_text(json.dumps({"detector": "detector.onnx", "classifier": "classifier.onnx"}))
-    (tmp_path / "detector.onnx").write_bytes(b"not a model")
-    (tmp_path / "classifier.onnx").write_bytes(b"not a model")
+    (tmp_path / "recognizer.json").write_text(json.dumps({"finder": "finder.onnx", "face_reader": "facereader.onnx",
+                                                          "classifier": "classifier.onnx"}))
+    for name in ("finder.onnx", "facereader.onnx", "classifier.onnx"):
+        (tmp_path / name).write_bytes(b"not a model")
     img = tmp_path / "a.jpg"
     cv2.imwrite(str(img), make_scene(1, size=(160, 160)).image)
     out = run("--json", "--model-dir", str(tmp_path), str(img))
-    assert out.returncode == 2 and "detector.onnx" in out.stderr
+    assert out.returncode == 2 and "finder.onnx" in out.stderr
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
@@ -117,7 +118,7 @@ def test_a_large_photo_is_read_at_most_photo_side_pixels_and_its_boxes_come_back
         def recognize(self, image):
             self.shapes.append(image.shape)
             d = Detection("red", "7", 0.9, (10.0, 20.0, 110.0, 170.0))
-            return Recognition([d], d, ["a part"])
+            return Recognition([d], d)
 
     rec = Seen()
     found = read_photo(rec, np.zeros((3 * PHOTO_SIDE // 2, 2 * PHOTO_SIDE, 3), np.uint8))

@@ -136,15 +136,16 @@ def test_shaken_crops_are_smeared_along_one_direction():
 def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tmp_path):
     from companion.vision.classes import SYMBOLS
     from companion.vision.dataset import write_cards
-    from companion.vision.outline import CardReader
+    from companion.vision.stages import Crop, Face, Reader
     write_cards(tmp_path / "cards", count=8, first_seed=7_000_000, procs=1, kinds=("pile",))
     out = first = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
                           "--epochs", "1", "--batch", "8", "--out", str(tmp_path / "cr")],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert (tmp_path / "cr.pt").is_file() and (tmp_path / "cr.ep1.pt").is_file()
-    probs = CardReader(tmp_path / "cr.onnx").read(np.zeros((120, 160, 3), np.uint8),
-                                                  [np.float32([[10, 10], [50, 10], [50, 70], [10, 70]])])
+    reader = Reader(tmp_path / "cr.onnx", ROOT / "models" / "classifier.onnx", ("red", "yellow", "green", "blue"))
+    probs = reader.face_probs([Crop(Face(np.float32([[10, 10], [50, 10], [50, 70], [10, 70]]), 0.9),
+                                    np.zeros((96, 64, 3), np.uint8))])
     assert probs.shape == (1, len(SYMBOLS)) and np.isclose(probs.sum(), 1)
     # continued from its weights, the recipe first reads the validation crops with them as they are
     out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),

@@ -27,7 +27,7 @@ def read_photo(rec, img):
 
     def back(d):
         return replace(d, box=tuple(v / s for v in d.box))
-    return replace(found, cards=[back(d) for d in found.cards], top=found.top and back(found.top), parts=[])
+    return replace(found, cards=[back(d) for d in found.cards], top=found.top and back(found.top))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per image per line (the default output)")
     p.add_argument("--deck", default="any",
                    help="any (the default: any deck's symbols, in the four colours the JSON contract names), "
-                        "auto (any deck, the palette guessed per photo: orange and purple too) or a deck profile "
+                        "auto (any deck's symbols and colours: orange and purple too) or a deck profile "
                         "(classic, classic112, seinfeld)")
     p.add_argument("--model-dir", default=None, help="folder with recognizer.json and the ONNX models")
     p.add_argument("--threads", type=int, default=1)

@@ -20,7 +20,8 @@ import numpy as np
 
 from .classes import DETECTOR_CLASSES as CLASSES, OUTLINE_CLASSES
 from .outline import OutlineFinder, card_crop, convex, quad_iou, quad_overlap
-from .render import SHAPES, font_folders, truetype_fonts
+from .glyphs import font_folders, truetype_fonts
+from .render import SHAPES
 from .synth import ALL_KINDS, CUT_CENTRE, CUT_FACE, MIN_INDEX, make_scene
 
 # disjoint seed ranges

@@ -32,7 +32,6 @@ class Detection:
 class Recognition:
     cards: list = field(default_factory=list)
     top: Detection | None = None
-    parts: list = field(default_factory=list)     # raw detections (class, box, score, symbol, p)
 
     def to_json(self, image: str | None = None) -> dict:
         out = {"cards": [c.to_json() for c in self.cards], "top": self.top.to_json() if self.top else None}

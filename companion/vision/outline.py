@@ -1,13 +1,11 @@
-"""The outline finder: an oriented-box YOLO network that finds every face-up card's outline, as a
-turned rectangle, and tells a card no other card covers (``card``: the top of the pile, a hand
-maybe over it) from one that other cards partly cover (``under``)::
+"""Oriented-box YOLO networks on ONNX Runtime and OpenCV only, and the upright crops of what they
+outline. The recogniser's finder is one (`stages.find`: classes `FINDER_CLASSES`); the outline
+finder it was trained from another (classes `OUTLINE_CLASSES`: ``card``, a face no other card
+covers, and ``under``, one other cards partly cover)::
 
-    finder = OutlineFinder(Path("models/outlines.onnx"))
+    finder = OutlineFinder(Path("models/finder.onnx"), classes=FINDER_CLASSES)
     for o in finder.find(cv2.imread("pile.jpg")):
         o.cls, o.score, o.quad          # "card", 0.91, 4x2 corners in the image's pixels
-
-Trained on the generator's outlines (`dataset.py outlines`, `Scene.outlines`); runs on ONNX
-Runtime and OpenCV only.
 """
 from __future__ import annotations
 
@@ -17,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import OUTLINE_CLASSES, SYMBOLS
+from .classes import OUTLINE_CLASSES
 from .runtime import letterbox, session
 
 
@@ -175,26 +173,3 @@ def quad_crop(image: np.ndarray, q: np.ndarray, size: tuple = CARD_CROP) -> np.n
             q = (q - [x0, y0]) * f
     m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-class CardReader:
-    """Runs the exported card reader (`python models/recipe train-reader`): the symbol of the card inside
-    each outline, from its whole upright crop (`card_crop`), read both ways up, logits averaged::
-
-        reader = CardReader(Path("models/cardreader.onnx"))
-        probs = reader.read(image, [o.quad for o in outlines])     # N x len(SYMBOLS)
-    """
-
-    def __init__(self, path: Path, *, threads: int = 1):
-        self.net = session(Path(path), threads)
-
-    def read(self, image: np.ndarray, quads: list) -> np.ndarray:
-        if not quads:
-            return np.zeros((0, len(SYMBOLS)), np.float32)
-        crops = np.stack([card_crop(image, q) for q in quads])
-        views = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        x = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
-        logits = self.net.run(None, {self.net.get_inputs()[0].name: x})[0]
-        logits = logits.reshape(2, len(quads), -1).mean(0)
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        return e / e.sum(1, keepdims=True)

@@ -23,7 +23,6 @@ HERE = Path(__file__).resolve().parent
 # step: (script in this folder, or "module:function" of the package; what it does), in recipe order
 STEPS = {
     "data": ("companion.vision.dataset:main", "draw synthetic training data: detector, outline, crop or card sets"),
-    "mix-roboflow": ("mix_roboflow.py", "add the Roboflow training photos to a detector set, missing labels filled in"),
     "finder-data": ("finder_data.py", "scenes and Roboflow photos for the one-network finder: uncovered faces and every corner index"),
     "train-detector": ("train_detector.py", "train the corner-index detector or the outline finder (Ultralytics, offline)"),
     "train-classifier": ("train_classifier.py", "train the symbol classifier on 48x48 crops (plain torch)"),
@@ -31,7 +30,6 @@ STEPS = {
     "train-reader": ("train_cardreader.py", "train the card reader on upright whole-card crops (plain torch)"),
     "export": ("export.py", "export detector / outline finder weights to ONNX and write recognizer.json"),
     "bench": ("bench_recognizer.py", "the recogniser's benchmarks: piles, negatives, look-alikes, singles, latency"),
-    "faces": ("faces_json.py", "read photos with the four-stage FacePipeline, one JSON line each (the scorer's contract)"),
     "bench-piles": ("bench_piles.py", "the held-out and tuning pile sets, miss by miss"),
     "bench-stages": ("bench_stages.py", "the find and read stages alone on real photos: cards found, faces read"),
     "bench-outlines": ("bench_outlines.py", "the outline finder alone on the held-out piles"),

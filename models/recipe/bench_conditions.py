@@ -9,6 +9,9 @@ photos carry no colour labels): the share of cards whose colour stays the same, 
 cards are no longer read at all.
 
     python models/recipe bench-conditions --roboflow ../shared/datasets/roboflow-uno --limit 300
+
+``--set NAME=VALUE`` (repeatable) reads with one of the recogniser's `Settings` changed, both in
+the scored `companion recognize` and in the colour comparison.
 """
 from __future__ import annotations
 
@@ -26,13 +29,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from companion.vision.recognizer import Recognizer  # noqa: E402
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import tunables  # noqa: E402
+from companion.vision.recognizer import Recognizer, parse_settings  # noqa: E402
 
-# `companion recognize` with the recogniser's tunables (JSON, the first argument) set first
-CLI = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import tunables; tunables.set_from_json(sys.argv[1]); "
+# `companion recognize`, its recogniser built with the Settings that the NAME=VALUE pairs of the
+# first argument (a JSON list) change
+CLI = ("import functools, json, sys; from companion.vision import recognizer; "
+       "recognizer.Recognizer = functools.partial(recognizer.Recognizer, "
+       "settings=recognizer.parse_settings(json.loads(sys.argv[1]))); "
        "from companion.cli import main; sys.exit(main(sys.argv[2:]))")
 
 
@@ -137,11 +140,12 @@ def chosen(words) -> list[str]:
     return [n for n in CONDITIONS if words is None or any(n.startswith(w) for w in words)]
 
 
-def score(folder: Path, model_dir: str | None, scorer: Path, show_errors: int = 0, settings: dict | None = None) -> dict:
+def score(folder: Path, model_dir: str | None, scorer: Path, show_errors: int = 0, pairs: list[str] = ()) -> dict:
     """The shared scorer's summary of `folder`; with `show_errors`, also its first errors (the
-    lines it prints after the summary) as "errors". `settings`: the recogniser's tunables to change."""
+    lines it prints after the summary) as "errors". `pairs`: the recogniser's Settings to change
+    (NAME=VALUE)."""
     cmd = [sys.executable, str(scorer), "--data", str(folder), "--show-errors", str(show_errors), "--",
-           sys.executable, "-c", CLI, json.dumps(settings or {}), "recognize", "--json"] + (
+           sys.executable, "-c", CLI, json.dumps(list(pairs)), "recognize", "--json"] + (
                ["--model-dir", model_dir] if model_dir else [])
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     start = out.stdout.find("{")
@@ -180,16 +184,13 @@ def main(argv=None) -> int:
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--scorer", default=None, help="score_recognizer.py (default: ../shared/eval beside the project)")
     ap.add_argument("--only", nargs="*", default=None, help="the conditions whose names start with these words")
-    tunables.add_argument(ap)
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="read with one of the recogniser's Settings changed (repeatable)")
     a = ap.parse_args(argv)
-    settings = tunables.from_args(ap, a)
-    with tunables.changed(settings):
-        return run(a, settings)
-
-
-def run(a, settings: dict) -> int:
-    """The conditions `main` parsed, read with the tunables `settings` changed (here and in each
-    scorer run)."""
+    try:
+        settings = parse_settings(a.set)
+    except ValueError as exc:
+        ap.error(f"--set {exc}")
     src = Path(a.roboflow) / "valid"
     scorer = Path(a.scorer) if a.scorer else SCORER
     if not (src / "labels.json").is_file() or not scorer.is_file():
@@ -197,7 +198,7 @@ def run(a, settings: dict) -> int:
     meta = json.loads((src / "labels.json").read_text())
     items = sorted(meta["images"].items())[:a.limit]
     originals = [cv2.imread(str(src / rel)) for rel, _ in items]
-    rec = Recognizer("classic", threads=1, model_dir=a.model_dir)
+    rec = Recognizer("classic", threads=1, model_dir=a.model_dir, settings=settings)
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in chosen(a.only or None):
@@ -211,7 +212,7 @@ def run(a, settings: dict) -> int:
                 changed.append(out)
                 cv2.imwrite(str(folder / rel), out, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (folder / "labels.json").write_text(json.dumps({"images": dict(items), "has_color": meta.get("has_color")}))
-            s = score(folder, a.model_dir, scorer, settings=settings)
+            s = score(folder, a.model_dir, scorer, pairs=a.set)
             row = {"multi_recall": s["multi_recall"], "multi_precision": s["multi_precision"]}
             if name != PLAIN:
                 row["colours"] = colours_kept(rec, originals, changed)

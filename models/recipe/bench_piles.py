@@ -6,23 +6,21 @@
 Each set is 600 game-deck piles (`bench_recognizer.piles`, each scene read with its own deck, as
 a game reads it) from one first seed. Two lists of first seeds:
 
-- ``tuning``: the 29 sets (9,200,000..9,520,600) whose misses the reading rules were chosen on;
-  their figure flatters the rules;
-- ``heldout``: 6 sets (9,530,000..9,550,600) only ever measured, never looked into for a
-  rule: the unbiased figure. Keep it so: mend what the tuning sets show, then measure here.
+- ``tuning``: the 29 sets (9,200,000..9,520,600) whose misses were looked into to choose how
+  the recogniser reads; their figure flatters it;
+- ``heldout``: 6 sets (9,530,000..9,550,600) only ever measured, never looked into: the
+  unbiased figure. Keep it so: mend what the tuning sets show, then measure here.
 
 ``--first-seeds`` runs other sets. ``--procs`` runs that many sets at once (one thread each).
-``--cache DIR`` keeps every scene and every network answer (`replay_cache.py`): a rerun after a
-change to the reading rules takes about a sixth of the time and gives the same figures an uncached
-run gives. ``--set NAME=VALUE`` reads with one of the recogniser's tunables (a number, or a tuple
-with commas, in `companion.vision.pile_tuning`) changed, to sweep it or switch a look off.
-``--out`` keeps every set's figures and misses as JSON; ``--compare`` an earlier such file
+``--set NAME=VALUE`` (repeatable) reads with one of the recogniser's `Settings` changed, to sweep
+it. ``--out`` keeps every set's figures and misses as JSON; ``--compare`` an earlier such file
 prints, over the sets both ran, the misses mended and the misses lost.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import functools
 import importlib.util
 import json
@@ -31,8 +29,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import tunables  # noqa: E402
+sys.path.insert(0, str(HERE.parents[1]))
+from companion.vision.recognizer import Settings, parse_settings  # noqa: E402
 
 TUNING = (9200000, 9200600, 9300000, 9300600, 9400000, 9400600, 9410000, 9410600, 9420000, 9420600,
           9430000, 9430600, 9440000, 9440600, 9450000, 9450600, 9460000, 9460600, 9470000, 9480000,
@@ -43,29 +41,19 @@ SETS = {"tuning": TUNING, "heldout": HELDOUT}
 
 @functools.cache
 def _script(name: str):
-    """A script beside this one (bench_recognizer.py, replay_cache.py) as a module, loaded once
-    per process."""
+    """A script beside this one (bench_recognizer.py) as a module, loaded once per process."""
     spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def run_set(first: int, piles: int, model_dir: str | None, cache: str | None = None,
-            thresholds: dict | None = None) -> dict:
-    """One set: `piles` game-deck piles from seed `first`, with its misses (`cache`: a folder
-    for `replay_cache.ReplayCache`; `thresholds`: the reading rules' numbers to change, for this
-    set only)."""
+def run_set(first: int, piles: int, model_dir: str | None, settings: Settings = Settings()) -> dict:
+    """One set: `piles` game-deck piles from seed `first`, read with `settings`, with its misses."""
     br = _script("bench_recognizer")
-    per_deck = functools.lru_cache(None)(lambda d: br.Recognizer(d, model_dir=model_dir, threads=1))
+    per_deck = functools.lru_cache(None)(lambda d: br.Recognizer(d, model_dir=model_dir, threads=1, settings=settings))
     misses: list[str] = []
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(tunables.changed(thresholds or {}))
-        make = br.make_scene
-        if cache is not None:
-            kept = stack.enter_context(_script("replay_cache").ReplayCache(Path(cache), HERE.parents[1]).installed())
-            make = functools.partial(kept.scene, make=br.make_scene)
-        res = br.piles(per_deck, piles, None, first=first, misses=misses, make=make)
+    res = br.piles(per_deck, piles, None, first=first, misses=misses)
     return {"first_seed": first, "readable": res["readable"], "clear_view": res["clear_view"],
             "covered": res["covered"], "misses": misses}
 
@@ -104,13 +92,16 @@ def main(argv=None) -> int:
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--out", type=Path, default=None, help="write every set's figures and misses here (JSON)")
     ap.add_argument("--compare", type=Path, default=None, help="an earlier --out file to compare with")
-    ap.add_argument("--cache", default=None, metavar="DIR",
-                    help="keep scenes and network answers here; a rerun reads about six times faster")
-    tunables.add_argument(ap)
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="read with one of the recogniser's Settings changed (repeatable)")
     a = ap.parse_args(argv)
     if a.piles < 1 or a.procs < 1:
         ap.error("--piles and --procs must be 1 or more")
-    thresholds = tunables.from_args(ap, a)
+    try:
+        settings = parse_settings(a.set)
+    except ValueError as exc:
+        ap.error(f"--set {exc}")
+    changed = {k: v for k, v in dataclasses.asdict(settings).items() if v != getattr(Settings(), k)}
     old = None
     if a.compare is not None:
         try:
@@ -119,7 +110,7 @@ def main(argv=None) -> int:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             ap.error(f"cannot read {a.compare} as an earlier --out file: {exc}")
     firsts = a.first_seeds or SETS[a.sets or "heldout"]
-    job = functools.partial(run_set, piles=a.piles, model_dir=a.model_dir, cache=a.cache, thresholds=thresholds)
+    job = functools.partial(run_set, piles=a.piles, model_dir=a.model_dir, settings=settings)
     done = []
     with contextlib.ExitStack() as stack:
         if a.procs == 1:
@@ -131,7 +122,7 @@ def main(argv=None) -> int:
             done.append(s)
             print(f"  set {s['first_seed']}: {len(s['misses'])} misses of {s['readable']} readable "
                   f"({len(done)}/{len(firsts)} sets)", file=sys.stderr, flush=True)
-    res = {"piles_per_set": a.piles, "model_dir": a.model_dir, **({"set": thresholds} if thresholds else {}),
+    res = {"piles_per_set": a.piles, "model_dir": a.model_dir, **({"settings": changed} if changed else {}),
            "sets": {str(s["first_seed"]): s for s in done}}
     res["total"] = total(done)
     if a.out is not None:

@@ -4,12 +4,14 @@
     python models/recipe bench --deck game --piles 600 --first-seed 9200000 --negatives 0 --latency 0 --misses
 
 (``--misses`` lists every misread pile (also tilted and small), single card, negative and
-look-alike by seed; ``--first-seed`` moves the piles to another seed range, such as the tuning
-set at 9,200,000.. or the second fresh set at 9,300,000..)
+look-alike by seed; ``--first-seed`` moves the piles to another seed range, such as the first of
+`bench-piles`' tuning sets at 9,200,000.. or its held-out ones at 9,530,000..). ``--set NAME=VALUE``
+(repeatable) reads with one of the recogniser's `Settings` changed, to sweep it (models/ablation.md);
+``--reader`` reads the faces with another face reader's ONNX file.
 
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with
-  the deck unknown (``--deck auto``, the default: the palette is guessed per image) and, as in a
+  the deck unknown (``--deck auto``, the default: every deck's symbols and colours) and, as in a
   game, with the scene's own deck (``--deck game``: each scene read by a recogniser for its deck),
   or as ``companion recognize`` reads them (``--deck any``: any deck's symbols, the classic four
   colours, which are all the shared scorer knows; only the scenes of decks printed in them);
@@ -44,8 +46,11 @@ set at 9,200,000.. or the second fresh set at 9,300,000..)
   height stretched F times against its width (4/3: a 4:3 photo exported square, as datasets
   often resize; 0.75: a 3:4 portrait one), the same scenes otherwise (``companion recognize``
   reads a photo once, as it is, as the camera's frames are read);
-- latency per image, one thread, ONNX Runtime at the deployed size, median of N images;
-  with --stock, the same for a stock YOLO11n built from its yaml at 640 (exported in this run).
+- latency per image, one thread, ONNX Runtime at the deployed size, median of N images: the whole
+  recogniser, its finder alone (the one network call) and the whole on small cards at 1600x1200;
+  with --photo-latency N, reading N phone photos at 4032x3024 as ``companion recognize`` does;
+  with --stock, a stock YOLO11n built from its yaml at 640 (exported in this run), and last the
+  line ``ratio=<value>``: the whole recogniser's latency over the stock YOLO11n's.
 """
 from __future__ import annotations
 
@@ -69,11 +74,9 @@ from companion.cards import deck as deck_profile  # noqa: E402
 from companion.vision.command import read_photo  # noqa: E402
 from companion.vision.dataset import SEEDS, pick_fonts  # noqa: E402
 from companion.vision.render import SHAPES  # noqa: E402
-from companion.vision.recognizer import Recognizer  # noqa: E402
-from companion.vision.stages import FacePipeline  # noqa: E402
+from companion.vision.recognizer import Recognizer, parse_settings  # noqa: E402
 from companion.vision.synth import make_scene  # noqa: E402
 sys.path.insert(0, str(HERE))
-import tunables  # noqa: E402
 
 
 def stretching(make, f: float):
@@ -117,7 +120,7 @@ def _top_in_view(sc) -> float | None:
 
 
 def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], size=(640, 480),
-          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None, make=None) -> dict:
+          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None) -> dict:
     """Top card right (`rec(deck)` gives the recogniser for a scene's deck), over every scene
     with a top card and over the readable ones: those where the top card shows at least one
     symbol (a corner index or the centre; in the others a hand or the frame edge hides it, and
@@ -125,17 +128,15 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
     (at least 75% of the top card seen: how the game reads a settled pile) and the rest (a hand
     or the frame edge over more than a quarter of it). ``heights``: the cards' height range as a
     share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees.
-    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer).
-    ``make``: what draws each scene (by default `make_scene`; a cache's stand-in takes its arguments)."""
-    make = make or make_scene
+    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer)."""
     ok = 0
     conf = collections.Counter()
     unreadable = collections.Counter()
     seen = collections.Counter()
     right_of = collections.Counter()
     for i in shown("piles", n):
-        sc = make(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
-                  heights=heights, tilt=tilt)
+        sc = make_scene(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
+                        heights=heights, tilt=tilt)
         if sc.top is None:
             continue
         reader = rec(sc.deck)
@@ -368,9 +369,9 @@ def main(argv=None) -> int:
                          "colours, read as `companion recognize` reads them: any deck's symbols in those colours) "
                          "or a profile")
     ap.add_argument("--model-dir", default=None)
-    ap.add_argument("--pipeline", choices=["rules", "faces"], default="rules",
-                    help="rules: the shipped Recognizer; faces: the four-stage FacePipeline (find, warp, read, decide)")
-    ap.add_argument("--reader", default=None, help="with --pipeline faces: a card reader's ONNX file to read with")
+    ap.add_argument("--reader", default=None, help="a face reader's ONNX file to read the faces with")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="read with one of the recogniser's Settings changed (repeatable)")
     ap.add_argument("--first-seed", type=int, default=SEEDS["bench"],
                     help="the piles' first seed (default: the benchmark's; 9,200,000.. is a tuning set)")
     ap.add_argument("--misses", action="store_true",
@@ -382,15 +383,11 @@ def main(argv=None) -> int:
     ap.add_argument("--stretch", type=float, default=1.0, metavar="F",
                     help="every photo's height stretched F times against its width (4/3: a 4:3 photo resized "
                          "to a square; 0.75: a portrait one), the same scenes otherwise")
-    tunables.add_argument(ap)
     a = ap.parse_args(argv)
-    settings = tunables.from_args(ap, a)
-    with tunables.changed(settings):
-        return run(ap, a)
-
-
-def run(ap: argparse.ArgumentParser, a) -> int:
-    """The benchmarks `main` parsed, with the tunables already set."""
+    try:
+        settings = parse_settings(a.set)
+    except ValueError as exc:
+        ap.error(f"--set {exc}")
     if not 0.5 <= a.stretch <= 2.0:
         ap.error("--stretch must be from 0.5 to 2")
     if not 0.0 <= a.faded < 1.0:
@@ -401,9 +398,7 @@ def run(ap: argparse.ArgumentParser, a) -> int:
     if a.stretch != 1.0:
         make_scene = stretching(make_scene, a.stretch)
     def build(deck: str):
-        if a.pipeline == "faces":      # one palette per deck: an unknown deck is read in the classic colours
-            return FacePipeline("any" if deck in ("auto", "any") else deck, model_dir=a.model_dir, reader=a.reader)
-        return Recognizer(deck, model_dir=a.model_dir, threads=1)
+        return Recognizer(deck, model_dir=a.model_dir, threads=1, reader=a.reader, settings=settings)
 
     rec = build("auto" if a.deck == "game" else a.deck)
     res = {"deck": a.deck}
@@ -470,10 +465,8 @@ def run(ap: argparse.ArgumentParser, a) -> int:
         imgs = [make_scene(SEEDS["bench"] + 800_000 + i, size=(640, 480)).image for i in range(a.latency)]
         small = [make_scene(SEEDS["bench"] + 850_000 + i, size=(1600, 1200), heights=(0.07, 0.18)).image
                  for i in range(a.latency)]
-        first_look = rec.find if a.pipeline == "faces" else rec.detect
         res["latency_ms_median"] = {"recognizer_full_pipeline": latency(rec.recognize, imgs),
-                                    "detector_only": latency(first_look, imgs),
-                                    # close-ups (and quarters when the whole frame shows nothing)
+                                    "finder_only": latency(rec.find, imgs),
                                     "small_cards_1600x1200_full_pipeline": latency(rec.recognize, small)}
         if a.stock:
             res["latency_ms_median"]["stock_yolo11n_640"] = stock_yolo_latency(imgs)

@@ -3,21 +3,21 @@
     python models/recipe bench-stages --roboflow ../shared/datasets/roboflow-uno [--split valid] [--limit 700]
 
 Each Roboflow photo labels the corner index of every card in it (symbol only). A stage weak by
-itself shows here, before the rules that join the stages can hide it:
+itself shows here, before the decide stage that joins them can hide it:
 
 - **find**: the finder's corner indices. A labelled card is found where a found index's box holds
   its labelled index's centre. `find_recall`: labelled cards found; `indices_unlabelled`: found
   indices that hold no labelled one (a false index, or the front card's other corner, which the
   labels leave out); `faces`: the uncovered faces found;
-- **read**: the read stage as the face pipeline runs it (`stages.read.Reader`), against the label:
+- **read**: the read stage as the recogniser runs it (`stages.read.Reader`), against the label:
   `read_indices`, the symbol classifier on each found index that holds a labelled one;
   `read_faces`, the face reader on each uncovered face that holds a labelled index near one of
   its corners (a fan's front card: the cards beneath show their indices inside it too, but far
   from its corners).
 
-The stages run as the face pipeline runs them (`stages.pipeline.Settings`; `--set NAME=VALUE`
-changes one); `--model-dir` and `--reader` measure other weights. The median time of each stage
-a photo (one thread, photos scaled to at most 640 pixels as a camera frame is) is printed too.
+The stages run as the recogniser runs them (its `Settings`; `--set NAME=VALUE` changes one);
+`--model-dir` and `--reader` measure other weights. The median time of each stage a photo (one
+thread, photos scaled to at most 640 pixels as a camera frame is) is printed too.
 """
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.outline import upright  # noqa: E402
-from companion.vision.stages import FacePipeline, warp  # noqa: E402
-from companion.vision.stages.pipeline import Settings, parse_settings  # noqa: E402
+from companion.vision.recognizer import Recognizer, Settings, parse_settings  # noqa: E402
+from companion.vision.stages import warp  # noqa: E402
 
 CORNER = 0.6     # a face holds the labelled index that lies within this many short sides of a corner
 
@@ -89,7 +89,7 @@ def labelled_frame(path: Path) -> tuple:
     return image, [(sym, c * s) for sym, c in labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)]
 
 
-def measure(photos: list[Path], pipe: FacePipeline) -> dict:
+def measure(photos: list[Path], rec: Recognizer) -> dict:
     found = labelled = n_indices = unlabelled = faces_n = 0
     read = collections.Counter()
     seen = collections.Counter()
@@ -102,10 +102,10 @@ def measure(photos: list[Path], pipe: FacePipeline) -> dict:
         if image is None:
             continue
         t = time.perf_counter()
-        got = pipe.find(image)
+        got = rec.find(image)
         t_find.append(time.perf_counter() - t)
         t = time.perf_counter()
-        readings = pipe.read(warp(image, got))
+        readings = rec.read(warp(image, got))
         t_read.append(time.perf_counter() - t)
         labelled += len(labels)
         n_indices += len(got.indices)
@@ -149,20 +149,20 @@ def main(argv=None) -> int:
     ap.add_argument("--model-dir", default=None, help="a models folder to measure (default: the shipped one)")
     ap.add_argument("--reader", default=None, help="a face reader's ONNX file (default: the shipped one)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="measure with one of the pipeline's Settings changed (repeatable)")
+                    help="measure with one of the recogniser's Settings changed (repeatable)")
     a = ap.parse_args(argv)
+    try:
+        settings = parse_settings(a.set)
+    except ValueError as exc:
+        ap.error(f"--set {exc}")
     folder = Path(a.roboflow) / a.split / "images"
     photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if a.limit:
         photos = photos[:a.limit]
     if not photos:
         ap.error(f"no photos in {folder}")
-    try:
-        settings = parse_settings(a.set)
-    except ValueError as exc:
-        ap.error(f"--set {exc}")
-    pipe = FacePipeline("classic", model_dir=a.model_dir, reader=a.reader, settings=settings)
-    res = measure(photos, pipe)
+    rec = Recognizer("classic", model_dir=a.model_dir, reader=a.reader, settings=settings)
+    res = measure(photos, rec)
     print(json.dumps({"split": a.split, "models": str(a.model_dir or "shipped"), "reader": str(a.reader or "shipped"),
                       "settings": {k: v for k, v in vars(settings).items() if v != getattr(Settings(), k)}, **res}, indent=1))
     return 0

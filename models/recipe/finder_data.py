@@ -11,13 +11,16 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
 
 - **Synthetic scenes** (`make_scene`, seeds from `--first-seed`): piles, lone cards (cut by the
   frame too), fans, staggered stacks, spread hands, empty and look-alike tables, hands over the
-  cards, the camera leaning up to `--tilt` degrees, `--squash` of them stretched one way. An
-  index is labelled by its upright box; the training's turns make turned boxes of it.
+  cards, the camera leaning up to `--tilt` degrees, `--squash` of them stretched one way,
+  `--close` of them one card held close to the lens (larger than the frame, cut by its edges: the
+  part in view is its face's box). An index is labelled by its upright box; the training's turns
+  make turned boxes of it.
 - **Roboflow training photos** (linked, not copied; the validation split stays for measuring):
-  their labelled index boxes as they are, and what the labels leave out filled in where the
-  labels vouch for it (as `mix-roboflow` does): an uncovered face the shipped outline finder
-  outlines round a labelled index, and a corner index the shipped detector finds inside such a
-  face reading that face's labelled symbol (the front card's other corner).
+  their labelled index boxes as they are, and what the labels leave out (only the top-left index
+  of each card is labelled) filled in by the shipped recogniser where the labels vouch for it: an
+  uncovered face its finder finds round a labelled index, and a corner index its finder finds
+  inside such a face that its reader reads surely as one of that face's labelled symbols (the
+  front card's other corner).
 """
 from __future__ import annotations
 
@@ -29,15 +32,27 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.classes import FINDER_CLASSES  # noqa: E402
 from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
                                       squashed)
+from companion.vision.stages import Found, warp  # noqa: E402
 from companion.vision.synth import ALL_KINDS, make_scene  # noqa: E402
-from mix_roboflow import ROBOFLOW_SYMBOLS, iou  # noqa: E402
 
 CARD, INDEX = FINDER_CLASSES.index("card"), FINDER_CLASSES.index("index")
+# the Roboflow class ids (see the dataset's data.yaml) as this project's symbols
+ROBOFLOW_SYMBOLS = ["0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild",
+                    "2", "3", "4", "5", "6", "7", "8", "9"]
+# a pseudo-label is kept from this finder score, and an index's symbol from this reader probability
+FOUND_SURE, READ_SURE = 0.5, 0.7
+
+
+def iou(a, b) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def box_quad(box) -> np.ndarray:
@@ -59,10 +74,17 @@ def scene_rows(sc) -> list[tuple[int, np.ndarray]]:
     return rows
 
 
+# a card held close to the lens: its height this many times the frame's shorter side (a hand scan,
+# a phone photo of one card), cut by the frame on one side or more
+CLOSE_HEIGHTS = (0.9, 2.2)
+
+
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash = args
+    seed, out, split, tilt, kinds, hands, squash, close = args
     kind = kinds[seed % len(kinds)] if kinds else None
-    sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind=kind, hands=hands, cut_labels=True)
+    near = np.random.default_rng([seed, 11]).random() < close      # its own stream: the other scenes stay as they were
+    sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
+                    cut_labels=True, **({"heights": CLOSE_HEIGHTS} if near else {}))
     h, w = sc.image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(sc.image, seed, squash if split == "train" else 0.0),
@@ -71,38 +93,38 @@ def _write_scene(args):
     return 1
 
 
-def roboflow_rows(image: np.ndarray, labels: list, finder, recognizer) -> list[tuple[int, np.ndarray]]:
-    """A Roboflow photo's rows: its labelled indices, and the faces and indices the labels vouch for."""
+def roboflow_rows(image: np.ndarray, labels: list, rec) -> list[tuple[int, np.ndarray]]:
+    """A Roboflow photo's rows: its labelled indices ((symbol, box) each), and what `rec` (the
+    recogniser: its `find` and `read` stages) finds that the labels vouch for. A shiny stud on
+    the table found as a face must not become a training label: a face is kept where it holds a
+    labelled index; an index that is no labelled one where it lies in such a face and is read as
+    a symbol that face's labelled indices name."""
     rows = [(INDEX, box_quad(b)) for _, b in labels]
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in labels]
+    found = rec.find(image)
     faces = []
-    for o in finder.find(image):
-        poly = o.quad.reshape(-1, 1, 2).astype(np.float32)
-        held = [i for i, c in enumerate(centres) if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0]
-        if o.cls == "card" and held and all(q is not o for q, _ in faces):
-            faces.append((o, {labels[i][0] for i in held}))
-            rows.append((CARD, o.quad))
-    parts = [p for p in recognizer.detect(image) if p.cls == "index" and p.score >= 0.5]
-    recognizer.classify(image, parts)
-    for p in parts:
-        if any(iou(p.box, b) > 0.2 for _, b in labels) or p.p < 0.7:
+    for f in found.faces:
+        poly = f.quad.reshape(-1, 1, 2).astype(np.float32)
+        held = {labels[i][0] for i, c in enumerate(centres)
+                if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0}
+        if f.score >= FOUND_SURE and held:
+            faces.append((poly, held))
+            rows.append((CARD, f.quad))
+    extra = [i for i in found.indices if i.score >= FOUND_SURE and all(iou(i.box, b) <= 0.2 for _, b in labels)]
+    for r in rec.read(warp(image, Found([], extra))).indices:
+        if r.p < READ_SURE:
             continue
-        for o, symbols in faces:
-            poly = o.quad.reshape(-1, 1, 2).astype(np.float32)
-            if p.symbol in symbols and cv2.pointPolygonTest(poly, tuple(map(float, p.centre)), False) >= 0:
-                rows.append((INDEX, box_quad(p.box)))
-                break
+        if any(r.symbol in symbols and cv2.pointPolygonTest(poly, tuple(map(float, r.part.centre)), False) >= 0
+               for poly, symbols in faces):
+            rows.append((INDEX, box_quad(r.part.box)))
     return rows
 
 
 def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0) -> int:
     """Link `share` of the Roboflow training photos (drawn with a fixed seed) into `out`/images/rf
     with their rows; returns how many."""
-    from companion.paths import models_dir
-    from companion.vision.outline import OutlineFinder
     from companion.vision.recognizer import Recognizer
-    finder = OutlineFinder(models_dir() / "outlines.onnx", 320, conf=0.5, iou=0.6)
-    recognizer = Recognizer("any")
+    rec = Recognizer("any")
     (out / "images" / "rf").mkdir(parents=True, exist_ok=True)
     (out / "labels" / "rf").mkdir(parents=True, exist_ok=True)
     files = sorted((rf / "train" / "labels").glob("*.txt"))
@@ -118,7 +140,7 @@ def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0) -> int:
         dst = out / "images" / "rf" / src.name
         if not dst.exists():
             os.symlink(src, dst)
-        (out / "labels" / "rf" / f"{lab.stem}.txt").write_text(label_lines(roboflow_rows(image, labels, finder, recognizer), w, h))
+        (out / "labels" / "rf" / f"{lab.stem}.txt").write_text(label_lines(roboflow_rows(image, labels, rec), w, h))
         n += 1
         if n % 500 == 0:
             print(f"  {n} Roboflow photos", flush=True)
@@ -136,6 +158,8 @@ def main(argv=None) -> int:
     ap.add_argument("--hands", type=float, default=0.6)
     ap.add_argument("--tilt", type=float, default=30.0)
     ap.add_argument("--squash", type=float, default=0.3, help="the share of training scenes stretched one way")
+    ap.add_argument("--close", type=float, default=0.0,
+                    help="the share of scenes of one card held close to the lens, larger than the frame, cut by its edges")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
     ap.add_argument("--roboflow-share", type=float, default=0.6)
     ap.add_argument("--procs", type=int, default=2)
@@ -146,7 +170,7 @@ def main(argv=None) -> int:
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash)
+    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):

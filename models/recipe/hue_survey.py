@@ -2,15 +2,16 @@
 
     python models/recipe hues "../shared/datasets/roboflow-uno/valid/images/*.jpg" --limit 400
 
-For every coloured corner index the shipped model finds (classifier certainty >= 0.7, wilds left
-out), the patch around it is white-balanced as the recogniser does and the mode of its saturated
-pixels' OpenCV hue (0..180) is taken; a histogram of those modes is printed (3 hue steps a row),
-followed by the count of each colour the recogniser reports for the same photos. The peaks are
-the deck's printed colours as this camera and light render them; the hue table in colour.py puts
-its boundaries in the valleys between them. Last, the yellow / olive green check: the indices
-whose tight patch's median hue is 15-25 (yellow) or 28-46 (the classic deck's olive green: every
-such index looked at is an olive card), and the colour the recogniser reads for each in the
-classic palette (yellow and olive share hues 26-36; brightness decides).
+For every coloured corner index the shipped recogniser's finder finds (read by its symbol
+classifier with certainty >= 0.7, wilds left out), the patch around it is white-balanced as the
+recogniser does and the mode of its saturated pixels' OpenCV hue (0..180) is taken; a histogram
+of those modes is printed (3 hue steps a row), followed by the count of each colour the
+recogniser reports for the same photos. The peaks are the deck's printed colours as this camera
+and light render them; the hue table in colour.py puts its boundaries in the valleys between
+them. Last, the yellow / olive green check: the indices whose tight patch's median hue is 15-25
+(yellow) or 28-46 (the classic deck's olive green: every such index looked at is an olive card),
+and the colour the recogniser reads for each in the classic palette, from the index's crop as
+its reader reads it (yellow and olive share hues 26-36; brightness decides).
 """
 from __future__ import annotations
 
@@ -24,8 +25,10 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from companion.vision.colour import balance, colour_of_hues, white_balance  # noqa: E402
+from companion.cards import deck as deck_profile  # noqa: E402
+from companion.vision.colour import colour_of_hues, saturated_hues, white_balance  # noqa: E402
 from companion.vision.recognizer import Recognizer  # noqa: E402
+from companion.vision.stages import Found, warp  # noqa: E402
 
 
 def _hues(image: np.ndarray, box, half: float) -> np.ndarray | None:
@@ -64,23 +67,22 @@ def main(argv=None) -> int:
     ap.add_argument("--deck", default="auto")
     a = ap.parse_args(argv)
     rec = Recognizer(a.deck)
+    classic = deck_profile("classic").colors
     hues, colours, check = [], collections.Counter(), collections.Counter()
     for path in sorted(glob.glob(a.images))[:a.limit]:
         image = cv2.imread(path)
         if image is None:
             continue
-        parts = rec.detect(image)
-        rec.classify(image, parts)
-        grey = balance(image, rec.light_gains(image, parts))     # colours read as the recogniser reads them
-        for p in parts:
-            if p.cls == "index" and p.symbol != "none" and not p.symbol.startswith("wild") and p.p >= 0.7:
-                h = index_hue(image, p.box)
+        crops = warp(image, Found([], rec.find(image).indices))       # the corner indices alone
+        for crop, r in zip(crops.indices, rec.read(crops).indices):
+            if r.symbol != "none" and not r.symbol.startswith("wild") and r.p >= 0.7:
+                h = index_hue(image, r.part.box)
                 if h is not None:
                     hues.append(h)
-                    t = tight_hue(image, p.box)
+                    t = tight_hue(image, r.part.box)
                     kind = None if t is None else "yellow" if 15 <= t <= 25 else "olive" if 28 <= t <= 46 else None
-                    if kind:
-                        check[(kind, colour_of_hues(rec.part_hues(grey, p), rec.palettes[0])[0])] += 1
+                    if kind:      # read as the reader reads an index's colour, in the classic palette
+                        check[(kind, colour_of_hues(saturated_hues(crop.pixels, skin=False), classic)[0])] += 1
         colours.update(str(d.color) for d in rec.recognize(image).cards)
     hist = np.bincount(hues, minlength=180)
     for i in range(0, 180, 3):

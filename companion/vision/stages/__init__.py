@@ -5,15 +5,14 @@
     readings = read(crops)           # read.py:   Reading: symbol probabilities and colour (palette)
     cards, top = decide(readings)    # decide.py: every card seen, and the uncovered one on top
 
-`FacePipeline` (pipeline.py) is those four calls, with one network (the finder) and two small
+`companion.vision.Recognizer` is those four calls, with one network (the finder) and two small
 readers. Each stage is measured alone by `python models/recipe bench-stages`, the whole by
-`python models/recipe bench --pipeline faces`.
+`python models/recipe bench`.
 """
 from .decide import Seen, decide
 from .find import Face, Finder, Found, Index
-from .pipeline import FacePipeline
 from .read import Reader, Reading, Readings
 from .warp import Crop, Crops, IndexCrop, warp
 
-__all__ = ["Crop", "Crops", "Face", "FacePipeline", "Finder", "Found", "Index", "IndexCrop", "Reader", "Reading",
+__all__ = ["Crop", "Crops", "Face", "Finder", "Found", "Index", "IndexCrop", "Reader", "Reading",
            "Readings", "Seen", "decide", "warp"]

@@ -1,7 +1,8 @@
 """Decide: every card seen, and the top card: the surest face no card covers.
 
-A face is named by its own reading and by the corner indices found on it, together; a corner
-index found on no such face is a covered card, named by its index alone."""
+A face is named by its own reading and by the corner indices found on it, together (an index on a
+face may also be a card's beneath it, showing at the face's edge: `stray`); a corner index found on
+no such face is a covered card, named by its index alone."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,17 +32,21 @@ def on_face(quad: np.ndarray, point, grow: float) -> bool:
     return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
 
 
-def decide(readings: Readings, *, face_least: float, index_least: float, grow: float) -> tuple[list[Seen], Seen | None]:
+def decide(readings: Readings, *, face_least: float, index_least: float, grow: float,
+           stray: float) -> tuple[list[Seen], Seen | None]:
     """The cards read at `face_least` (a face) or `index_least` (a covered card's index) or more,
-    surest first, and the surest face among them (None where no face is read)."""
+    surest first, and the surest face among them (None where no face is read). `stray`: the chance
+    that an index on a face is another card's, whatever it reads (so one such index cannot outvote
+    the face and its own indices)."""
     seen, used = [], set()
     for r in readings.faces:
         members = [i for i, q in enumerate(readings.indices) if on_face(r.part.quad, q.part.centre, grow)]
         used.update(members)
         logp = np.log(r.probs + 1e-6)
         shown = [readings.indices[i] for i in members if readings.indices[i].symbol != "none"]
+        anyone = (r.probs > 0) / max(int((r.probs > 0).sum()), 1)      # an index of some other card
         for q in shown:
-            logp = logp + np.log(q.probs + 1e-6)
+            logp = logp + np.log((1 - stray) * q.probs + stray * anyone + 1e-6)
         if shown:
             logp[NONE] = -np.inf             # an index on it: it is a card
         probs = softmax(np.where(r.probs > 0, logp, -np.inf))

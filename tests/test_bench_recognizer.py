@@ -1,0 +1,106 @@
+"""The recogniser's benchmark scripts (models/recipe): what each counts, on stand-in recognisers."""
+import json
+
+import numpy as np
+import pytest
+
+from companion.vision.detection import Detection
+from companion.vision.synth import make_scene
+
+
+def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark(models_script):
+    bc = models_script("bench_conditions")
+    img = np.random.default_rng(1).integers(0, 256, (90, 120, 3)).astype(np.uint8)
+    img[30:60, 40:80] = 250
+    for name, fn in bc.CONDITIONS.items():
+        out = fn(img, np.random.default_rng(0))
+        turned = name.startswith("turned")
+        assert out.shape == ((120, 90, 3) if turned else img.shape) and out.dtype == np.uint8, name
+    dark = bc.CONDITIONS["nearly dark (x0.2, noise sigma 3)"](img, np.random.default_rng(0))
+    assert 40 <= np.median(dark[30:60, 40:80]) <= 60          # the white at about a fifth
+    assert bc.PLAIN in bc.CONDITIONS
+    assert bc.chosen(None) == list(bc.CONDITIONS)
+    assert bc.chosen(["warm", "nearly"]) == ["warm bulb (B x0.56, G x0.76)", "nearly dark (x0.2, noise sigma 3)"]
+
+
+def test_a_background_strip_lies_clear_of_the_cards_or_there_is_none(tmp_path, models_script):
+    bb = models_script("bench_backgrounds")
+    # a fan's three corner indices (10 pixels) near the left of a 400x200 photo: the cards reach
+    # about 6 index boxes from them, so the strip is on the right, clear of them all
+    boxes = np.float32([[40, 80, 50, 90], [52, 82, 62, 92], [64, 84, 74, 94]])
+    x1, y1, x2, y2 = bb.clear_strip((200, 400, 3), boxes)
+    assert (y1, x2, y2) == (0, 400, 200) and x1 >= 74 + bb.CLEAR * 10
+    # a card in the middle of a photo 10 of its index boxes wide leaves no strip; no box, no strip
+    assert bb.clear_strip((200, 200, 3), np.float32([[90, 90, 110, 110]])) is None
+    assert bb.clear_strip((200, 400, 3), np.zeros((0, 4), np.float32)) is None
+    # a label file's normalised boxes in pixels
+    (tmp_path / "a.txt").write_text("0 0.5 0.25 0.1 0.1\n3 0.25 0.5 0.05 0.2\n\n")
+    assert bb.label_boxes(tmp_path / "a.txt", 200, 100).tolist() == [[90, 20, 110, 30], [45, 40, 55, 60]]
+
+
+def test_the_single_card_benchmark_counts_each_view_and_names_the_misses(models_script):
+    br = models_script("bench_recognizer")
+
+    class Blind:        # sees no card
+        def recognize(self, image):
+            return type("R", (), {"top": None})()
+    res = br.singles(lambda deck: Blind(), 8, None, first=9_870_000, size=(320, 240))
+    assert 0 < res["whole"] + res["most"] + res["cut"] <= 8
+    assert res["accuracy_whole"] == res["accuracy_most"] == res["accuracy_cut"] == 0
+    assert all(m.split(" -> ")[1].startswith("None") for m in res["wrong_in_view"])
+
+
+@pytest.mark.parametrize("args,first", [([], 9_560_000), (["--lookalike-seed", "9570000"], 9_570_000)])
+def test_the_lookalike_benchmark_starts_at_the_seed_asked(monkeypatch, capsys, args, first, models_script):
+    br = models_script("bench_recognizer")
+    asked = []
+    monkeypatch.setattr(br, "Recognizer", lambda *a, **k: object())     # (never asked to read)
+    monkeypatch.setattr(br, "negatives", lambda rec, n, kind="negative", start=0, misses=None:
+                        asked.append((n, kind, start)) or {"background_clean": 1.0, "n": n})
+    assert br.main(["--piles", "0", "--negatives", "0", "--latency", "0", "--lookalikes", "3", *args]) == 0
+    assert asked == [(3, "lookalike", first)]
+    assert json.loads(capsys.readouterr().out)["lookalikes"]["n"] == 3
+
+
+def test_the_stretch_benchmark_stretches_only_the_photo(models_script):
+    # a 4:3 photo exported square (--stretch 4/3) and a portrait one (0.75): the same scene, only
+    # its picture's height changed
+    br = models_script("bench_recognizer")
+    plain = make_scene(9_870_001, size=(320, 240), kind="single")
+    for f, height in ((4 / 3, 320), (0.75, 180)):
+        sc = br.stretching(make_scene, f)(9_870_001, size=(320, 240), kind="single")
+        assert sc.image.shape == (height, 320, 3)
+        assert sc.top == plain.top and sc.labels == plain.labels and sc.deck == plain.deck
+        assert abs(float(sc.image.mean()) - float(plain.image.mean())) < 3
+
+
+def test_the_fan_benchmark_scores_the_cards_in_view(models_script):
+    br = models_script("bench_recognizer")
+    shown = {}
+
+    def scene(seed, **kw):
+        shown["scene"] = sc = make_scene(seed, **kw)
+        return sc
+
+    class Oracle:       # reports every card in view, and one more card of the photo (a hidden one)
+        def recognize(self, image):
+            sc = shown["scene"]
+            cards = [Detection(c.color, c.symbol, 0.9, (0, 0, 1, 1)) for c in sc.cards]
+            hidden = [c for c in sc.present if c not in sc.cards][:1]
+            return type("R", (), {"cards": cards + [Detection(c.color, c.symbol, 0.9, (0, 0, 1, 1)) for c in hidden]})()
+
+    class Blind:
+        def recognize(self, image):
+            return type("R", (), {"cards": []})()
+    old = br.make_scene
+    br.make_scene = scene
+    try:
+        right = br.multi(lambda deck: Oracle(), 6, None, first=9_920_000, kind="fan", size=(320, 240))
+        misses = []
+        blind = br.multi(lambda deck: Blind(), 6, None, first=9_920_000, kind="fan", size=(320, 240), misses=misses)
+    finally:
+        br.make_scene = old
+    assert right["multi_recall"] == right["multi_precision"] == right["photos_all_right"] == 1.0
+    assert right["cards"] > 6 and right["multi_precision_strict"] < 1.0
+    # every photo with a card in view is listed
+    assert blind["multi_recall"] == 0 and len(misses) == round(6 * (1 - blind["photos_all_right"])) > 0
