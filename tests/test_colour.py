@@ -277,3 +277,19 @@ def test_a_card_in_a_very_dim_room_keeps_its_colour(bgr, want):
     # a dark grey table alone has no colour
     table = np.random.default_rng(0).normal(20, 3, (40, 40, 3)).clip(0, 255).astype(np.uint8)
     assert read_colour(table, CLASSIC)[0] is None
+
+
+def test_a_lamp_casts_along_the_warm_cool_line_and_the_frame_light_undoes_it():
+    from companion.vision.camera_look import lamp
+    from companion.vision.colour import balance, illuminant_gains
+    card = np.full((60, 40, 3), 235, np.uint8)
+    card[20:40, 10:30] = (200, 60, 20)           # a blue ink on the white print
+    spreads = []
+    for seed in range(6):
+        lit = lamp(card, np.random.default_rng(seed))
+        b, g, r = lit[0, 0].astype(int)
+        assert min(b, r) <= g <= max(b, r)
+        spreads.append(max(b, r) - min(b, r))
+        undone = balance(lit, illuminant_gains(lit, [(0, 0, 40, 60)]))
+        assert np.abs(undone[0, 0].astype(int) - 235).max() <= 6
+    assert max(spreads) >= 60

@@ -1,6 +1,7 @@
 """The one-network finder's data (models/recipe/finder_data.py): which faces and indices are labelled."""
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 
 from companion.vision.stages import Face, Found, Index, Readings
@@ -81,7 +82,7 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
         (tmp_path / "labels" / split).mkdir(parents=True)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0))
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0))
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -90,3 +91,23 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
         assert len(faces) <= 1 and (faces >= 0).all() and (faces <= 1).all()
         cut += sum(1 for q in faces if q.max(0)[1] - q.min(0)[1] > 0.95 or q.max(0)[0] - q.min(0)[0] > 0.95)
     assert cut >= 3          # most such cards reach from edge to edge of the frame one way
+
+
+def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_path):
+    fd = models_script("finder_data")
+    for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
+        for split in ("train", "val"):
+            (folder / "images" / split).mkdir(parents=True)
+            (folder / "labels" / split).mkdir(parents=True)
+        for seed in range(640_000, 640_004):
+            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit))
+    cuts = []
+    for seed in range(640_000, 640_004):
+        name = f"s{seed:08d}"
+        assert (tmp_path / "plain" / "labels" / "val" / f"{name}.txt").read_text() == \
+            (tmp_path / "lit" / "labels" / "val" / f"{name}.txt").read_text()
+        plain, lit = (cv2.imread(str(tmp_path / f / "images" / "val" / f"{name}.jpg")).reshape(-1, 3).mean(0)
+                      for f in ("plain", "lit"))
+        ratio = lit / plain
+        cuts.append(ratio.min() / ratio.max())       # one end of the spectrum is cut
+    assert max(cuts) < 0.99 and min(cuts) < 0.8

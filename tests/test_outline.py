@@ -29,6 +29,7 @@ class _Net:
 def _finder(rows, **kw):
     f = OutlineFinder.__new__(OutlineFinder)
     f.net, f.imgsz, f.conf, f.iou = _Net(rows), 320, kw.get("conf", 0.3), kw.get("iou", 0.6)
+    f.stride = kw.get("stride", 0)
     return f
 
 
@@ -44,6 +45,14 @@ def test_a_candidate_comes_back_as_its_turned_rectangle_in_the_images_pixels():
     # turned by 30 degrees: a side runs at 30 (or 120) degrees
     angle = np.rad2deg(np.arctan2(*(o.quad[1] - o.quad[0])[::-1])) % 90
     assert angle == pytest.approx(30, abs=0.1) or angle == pytest.approx(60, abs=0.1)
+
+
+def test_a_network_of_no_fixed_size_reads_a_frame_padded_only_to_its_stride():
+    # 640x480 into 320 x 256: scale 0.5, 8 grey rows above
+    f = _finder([[160, 140, 40, 60, 0.9, 0.05, 0.0]], stride=32)
+    (o,) = f.find(np.zeros((480, 640, 3), np.uint8))
+    assert f.net.seen.shape == (1, 3, 256, 320)
+    assert np.allclose(o.centre, (320, 264), atol=1e-3)
 
 
 def test_weak_and_overlapped_candidates_are_dropped_each_class_on_its_own():
@@ -68,6 +77,14 @@ def test_letterboxing_keeps_the_proportions_and_centres_the_picture():
     x, s, left, top = letterbox(img, 64)
     assert x.shape == (1, 3, 64, 64) and s == pytest.approx(0.32) and (left, top) == (0, 16)
     assert x[0, :, 16:48].min() == 1.0 and x[0, :, :16].max() < 0.5
+
+
+def test_with_a_stride_the_input_is_only_as_large_as_the_picture_rounded_up():
+    x, s, left, top = letterbox(np.full((480, 640, 3), 255, np.uint8), 320, stride=32)
+    assert x.shape == (1, 3, 256, 320) and s == 0.5 and (left, top) == (0, 8)
+    assert x[0, :, 8:248].min() == 1.0 and x[0, :, :8].max() < 0.5
+    x, s, left, top = letterbox(np.full((4032, 3024, 3), 255, np.uint8), 288, stride=32)
+    assert x.shape == (1, 3, 288, 224) and (left, top) == (4, 0)
 
 
 @pytest.mark.parametrize("start", range(4))

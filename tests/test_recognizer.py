@@ -184,8 +184,8 @@ def test_shipped_model_reads_fixed_generated_piles():
 
 @needs_model
 def test_shipped_model_reads_piles_under_a_warm_bulb():
-    # a strong warm cast (blue halved, green at 72%): 25 of 30 read with the shipped models (27
-    # of the same piles in white light)
+    # a strong warm cast (blue halved, green at 72%), undone by the light measured on the cards'
+    # white: 28 of 30 read with the shipped models (27 of the same piles in white light)
     recs = {}
     right, wrong = 0, []
     for seed in range(7_300_000, 7_300_030):
@@ -197,7 +197,7 @@ def test_shipped_model_reads_piles_under_a_warm_bulb():
             right += 1
         else:
             wrong.append((str(sc.top), got and str(got.card)))
-    assert right >= 24, wrong
+    assert right >= 27, wrong
 
 
 @needs_model

@@ -128,6 +128,17 @@ def test_warp_cuts_each_index_square_at_the_classifiers_size():
     assert (px[20:28, 20:28] == (0, 255, 0)).all() and (px[:3, :3] == 0).all()   # the index, padded
 
 
+def test_warp_measures_the_rooms_light_on_the_found_cards_white():
+    img = np.full((300, 400, 3), 60, np.uint8)               # a dark table
+    img[50:200, 100:200] = 240                               # a white card ...
+    img[100:150, 130:170] = (200, 60, 20)                    # ... with a blue ink
+    assert np.allclose(warp(img, Found([face()], [])).light, 1, atol=0.03)
+    warm = (img * np.float32([0.56, 0.76, 1.0])).astype(np.uint8)
+    light = warp(warm, Found([face()], [])).light
+    assert light[0] == pytest.approx(1 / 0.56, rel=0.03) and light[1] == pytest.approx(1 / 0.76, rel=0.03)
+    assert light[2] == 1.0                                   # the strongest channel stays
+
+
 # ------------------------------------------------------------------ read
 
 @needs_model

@@ -75,6 +75,14 @@ def test_outline_recipe_trains_oriented_boxes_from_the_detectors_weights(tmp_pat
     assert meta["outlines"] == "outlines.onnx" and meta["outlines_imgsz"] == 64 and meta["imgsz"] == 320
     from companion.vision.outline import OutlineFinder
     assert isinstance(OutlineFinder(md / "outlines.onnx", 64).find(np.zeros((48, 64, 3), np.uint8)), list)
+    # exported as the finder is, with no fixed input size: a 4:3 frame is read at 64 x 64 x 3/4
+    code = (f"import sys, pathlib; sys.path.insert(0, {str(ROOT / 'models' / 'recipe')!r}); import export; "
+            f"export.export_onnx(export.offline_ultralytics(), {str(weights)!r}, 64, pathlib.Path({str(md)!r}), "
+            f"'dyn', 'obb', dynamic=True)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    finder = OutlineFinder(md / "dyn.onnx", 64)
+    assert finder.stride == 32 and isinstance(finder.find(np.zeros((480, 640, 3), np.uint8)), list)
     # a detector's weights are no outline finder
     out = subprocess.run(export + ["--outlines", str(ROOT / "models" / "detector.pt")], capture_output=True,
                          text=True, timeout=600, env=env)

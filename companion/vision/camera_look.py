@@ -45,3 +45,12 @@ def camera_effects(img: np.ndarray, rng: np.random.Generator, strength: float = 
     q = int(rng.integers(35, 96))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def lamp(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`img` under a room lamp drawn from a tungsten bulb's orange (blue down to half, green to
+    three quarters) to a shade's or a screen's blue (red down to half): the strong casts a
+    camera's white balance leaves in a living room, far beyond `camera_effects`' mild ones."""
+    t = rng.uniform(-1, 1)
+    gains = (1 - 0.5 * t, 1 - 0.25 * t, 1.0) if t > 0 else (1.0, 1 + 0.2 * t, 1 + 0.5 * t)
+    return cv2.multiply(img, (*gains, 0.0), dtype=cv2.CV_8U)

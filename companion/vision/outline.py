@@ -42,12 +42,15 @@ class OutlineFinder:
                  classes: tuple = OUTLINE_CLASSES):
         self.net = session(Path(path), threads)
         self.imgsz, self.conf, self.iou, self.classes = imgsz, conf, iou, tuple(classes)
+        # a network exported with no fixed input size reads a frame letterboxed only to a
+        # multiple of its largest stride (32), not to a square
+        self.stride = 0 if all(isinstance(d, int) for d in self.net.get_inputs()[0].shape[2:]) else 32
 
     def find(self, image: np.ndarray) -> list[FoundOutline]:
         h, w = image.shape[:2]
         if h == 0 or w == 0:
             return []
-        x, s, left, top = letterbox(image, self.imgsz)
+        x, s, left, top = letterbox(image, self.imgsz, stride=self.stride)
         out = self.net.run(None, {self.net.get_inputs()[0].name: x})[0][0]    # (4 + nc + 1, N)
         nc = len(self.classes)
         if out.shape[0] != 5 + nc:

@@ -100,7 +100,7 @@ class Recognizer:
         if image.shape[0] < 2 or image.shape[1] < 2:       # nothing to look at
             return Recognition()
         found = self.find(image)
-        readings = self.read(warp(image, found))
+        readings = self.read(warp(image, found, index_size=self.read.index_size))
         s = self.settings
         seen, top = decide(readings, face_least=s.face_least, index_least=s.index_least, grow=s.grow, stray=s.stray)
         detection = {id(c): Detection(c.color, c.symbol, c.p, (c.box[0] + ox, c.box[1] + oy, c.box[2] + ox, c.box[3] + oy))

@@ -28,15 +28,19 @@ def session(path: Path, threads: int):
         raise ModelError(f"cannot load model {path}: {exc}") from exc
 
 
-def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarray, float, int, int]:
+def letterbox(image: np.ndarray, size: int, fill: float = 1.0, stride: int = 0) -> tuple[np.ndarray, float, int, int]:
     """`image` drawn into a `size` x `size` input, its longer side `fill` of the input's, grey
     around it: (the network's input, 1x3xHxW RGB in 0..1; the scale; the left and top offsets).
-    A point (x, y) of the input is ((x - left) / scale, (y - top) / scale) in the image."""
+    With a `stride`, the input is only as large as the image drawn in it, each side rounded up to
+    a multiple of `stride` (a 4:3 frame: 320 x 256, not 320 x 320; a network with no fixed input
+    size reads it at three quarters of the cost). A point (x, y) of the input is
+    ((x - left) / scale, (y - top) / scale) in the image."""
     h, w = image.shape[:2]
     s = size * fill / max(h, w)
     nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
-    canvas = np.full((size, size, 3), 114, np.uint8)
-    top, left = (size - nh) // 2, (size - nw) // 2
+    ch, cw = ((-(-nh // stride) * stride, -(-nw // stride) * stride) if stride else (size, size))
+    canvas = np.full((ch, cw, 3), 114, np.uint8)
+    top, left = (ch - nh) // 2, (cw - nw) // 2
     canvas[top: top + nh, left: left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
     return canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255, s, left, top
 

@@ -30,9 +30,10 @@ from companion.vision.classes import FINDER_CLASSES  # noqa: E402
 TASKS = {"detect": "a detector", "obb": "an oriented-box model (the outline finder or the finder)"}
 
 
-def export_onnx(YOLO, weights: str, imgsz: int, out: Path, name: str, task: str):
+def export_onnx(YOLO, weights: str, imgsz: int, out: Path, name: str, task: str, dynamic: bool = False):
     """`weights` (a model for Ultralytics' `task`) as `out`/`name`.onnx at `imgsz` (and copied to
-    `out`/`name`.pt); returns the model."""
+    `out`/`name`.pt); returns the model. `dynamic`: no fixed input size (the run time then reads
+    a 4:3 frame at `imgsz` x three quarters of it, not at a square)."""
     with tempfile.TemporaryDirectory() as tmp:
         # Ultralytics writes the .onnx beside the weights: export a copy, so that exporting the
         # shipped models/detector.pt elsewhere leaves models/detector.onnx as it was
@@ -41,7 +42,7 @@ def export_onnx(YOLO, weights: str, imgsz: int, out: Path, name: str, task: str)
         model = YOLO(str(copy))
         if model.task != task:
             sys.exit(f"{weights} is not {TASKS[task]}: Ultralytics calls it a {model.task!r} model")
-        onnx = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, half=False))
+        onnx = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=dynamic, half=False))
         if Path(weights).resolve() != (out / f"{name}.pt").resolve():
             shutil.copy(weights, out / f"{name}.pt")
         shutil.move(str(onnx), out / f"{name}.onnx")
@@ -71,7 +72,7 @@ def main(argv=None) -> int:
     if not isinstance(kept, dict):
         sys.exit(f"{meta_path} is not a JSON object of settings: mend or remove it, then export again")
     YOLO = offline_ultralytics()
-    meta = {"classifier": "classifier.onnx", "crop": 48, **kept}
+    meta = {"classifier": "classifier.onnx", **kept}
     if a.detector:
         model = export_onnx(YOLO, a.detector, a.imgsz, out, "detector", "detect")
         meta.update({"detector": "detector.onnx", "imgsz": a.imgsz, "conf": a.conf, "card_conf": a.card_conf,
@@ -80,7 +81,7 @@ def main(argv=None) -> int:
         export_onnx(YOLO, a.outlines, a.imgsz, out, "outlines", "obb")
         meta.update({"outlines": "outlines.onnx", "outlines_imgsz": a.imgsz})
     if a.finder:
-        model = export_onnx(YOLO, a.finder, a.imgsz, out, "finder", "obb")
+        model = export_onnx(YOLO, a.finder, a.imgsz, out, "finder", "obb", dynamic=True)
         if tuple(model.names.values()) != FINDER_CLASSES:
             sys.exit(f"{a.finder} finds {list(model.names.values())}, not the finder's {list(FINDER_CLASSES)}")
         meta.update({"finder": "finder.onnx", "finder_imgsz": a.imgsz})

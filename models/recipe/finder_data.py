@@ -13,9 +13,11 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
   frame too), fans, staggered stacks, spread hands, empty and look-alike tables, hands over the
   cards, the camera leaning up to `--tilt` degrees, `--squash` of them stretched one way,
   `--close` of them one card held close to the lens (larger than the frame, cut by its edges: the
-  part in view is its face's box). An index is labelled by its upright box; the training's turns
-  make turned boxes of it.
-- **Roboflow training photos** (linked, not copied; the validation split stays for measuring):
+  part in view is its face's box), `--lamp` of them under a strong lamp (`camera_look.lamp`: a
+  tungsten bulb's orange to a shade's blue). An index is labelled by its upright box; the
+  training's turns make turned boxes of it.
+- **Roboflow training photos** (linked, not copied, but for the `--lamp` share of them, written
+  under a drawn lamp; the validation split stays for measuring):
   their labelled index boxes as they are, and what the labels leave out (only the top-left index
   of each card is labelled) filled in by the shipped recogniser where the labels vouch for it: an
   uncovered face its finder finds round a labelled index, and a corner index its finder finds
@@ -33,6 +35,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from companion.vision.camera_look import lamp  # noqa: E402
 from companion.vision.classes import FINDER_CLASSES  # noqa: E402
 from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
                                       squashed)
@@ -80,14 +83,16 @@ CLOSE_HEIGHTS = (0.9, 2.2)
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close = args
+    seed, out, split, tilt, kinds, hands, squash, close, lit = args
     kind = kinds[seed % len(kinds)] if kinds else None
     near = np.random.default_rng([seed, 11]).random() < close      # its own stream: the other scenes stay as they were
+    light = np.random.default_rng([seed, 13])                      # so is the lamp's
     sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
                     cut_labels=True, **({"heights": CLOSE_HEIGHTS} if near else {}))
-    h, w = sc.image.shape[:2]
+    image = lamp(sc.image, light) if light.random() < lit else sc.image
+    h, w = image.shape[:2]
     name = f"s{seed:08d}"
-    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(sc.image, seed, squash if split == "train" else 0.0),
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(image, seed, squash if split == "train" else 0.0),
                 [cv2.IMWRITE_JPEG_QUALITY, 92])
     (out / "labels" / split / f"{name}.txt").write_text(label_lines(scene_rows(sc), w, h))
     return 1
@@ -120,15 +125,16 @@ def roboflow_rows(image: np.ndarray, labels: list, rec) -> list[tuple[int, np.nd
     return rows
 
 
-def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0) -> int:
+def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0, lit: float = 0.0) -> int:
     """Link `share` of the Roboflow training photos (drawn with a fixed seed) into `out`/images/rf
-    with their rows; returns how many."""
+    with their rows, `lit` of them written under a drawn lamp instead; returns how many."""
     from companion.vision.recognizer import Recognizer
     rec = Recognizer("any")
     (out / "images" / "rf").mkdir(parents=True, exist_ok=True)
     (out / "labels" / "rf").mkdir(parents=True, exist_ok=True)
     files = sorted((rf / "train" / "labels").glob("*.txt"))
     keep = np.random.default_rng(seed).random(len(files)) < share
+    light = np.random.default_rng([seed, 13])
     n = 0
     for lab, k in zip(files, keep):
         src = rf / "train" / "images" / (lab.stem + ".jpg")
@@ -138,9 +144,14 @@ def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0) -> int:
         h, w = image.shape[:2]
         labels = [(ROBOFLOW_SYMBOLS[c], b) for c, b in read_labels(lab, w, h)]
         dst = out / "images" / "rf" / src.name
-        if not dst.exists():
+        rows = roboflow_rows(image, labels, rec)           # pseudo-labels read in the photo's own light
+        if dst.is_symlink() or dst.exists():
+            dst.unlink()
+        if light.random() < lit:
+            cv2.imwrite(str(dst), lamp(image, light), [cv2.IMWRITE_JPEG_QUALITY, 92])
+        else:
             os.symlink(src, dst)
-        (out / "labels" / "rf" / f"{lab.stem}.txt").write_text(label_lines(roboflow_rows(image, labels, rec), w, h))
+        (out / "labels" / "rf" / f"{lab.stem}.txt").write_text(label_lines(rows, w, h))
         n += 1
         if n % 500 == 0:
             print(f"  {n} Roboflow photos", flush=True)
@@ -160,6 +171,8 @@ def main(argv=None) -> int:
     ap.add_argument("--squash", type=float, default=0.3, help="the share of training scenes stretched one way")
     ap.add_argument("--close", type=float, default=0.0,
                     help="the share of scenes of one card held close to the lens, larger than the frame, cut by its edges")
+    ap.add_argument("--lamp", type=float, default=0.0,
+                    help="the share of scenes and Roboflow photos under a strong lamp (a bulb's orange to a shade's blue)")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
     ap.add_argument("--roboflow-share", type=float, default=0.6)
     ap.add_argument("--procs", type=int, default=2)
@@ -170,7 +183,7 @@ def main(argv=None) -> int:
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close)
+    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):
@@ -178,7 +191,7 @@ def main(argv=None) -> int:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
     train = [str(out / "images" / "train")]
     if a.roboflow:
-        n = add_roboflow(Path(a.roboflow).resolve(), out, a.roboflow_share)
+        n = add_roboflow(Path(a.roboflow).resolve(), out, a.roboflow_share, lit=a.lamp)
         train.append(str(out / "images" / "rf"))
         print(f"  {n} Roboflow photos", flush=True)
     names = "\n".join(f"  {i}: {c}" for i, c in enumerate(FINDER_CLASSES))

@@ -1,5 +1,6 @@
 """Read: each upright face named by the face reader, each corner index by the symbol classifier;
-a coloured card's colour by the deck's palette on its own white-balanced pixels."""
+a coloured card's colour by the deck's palette on its own pixels, the room light's cast undone
+(`Crops.light`) and then white-balanced."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..classes import SYMBOLS
-from ..colour import colour_shares, saturated_hues
+from ..colour import balance, colour_shares, saturated_hues
 from ..runtime import session, turned_logits
 from .warp import Crop, Crops, IndexCrop
 
@@ -54,6 +55,8 @@ class Reader:
                  threads: int = 1):
         self.face_net = session(Path(face_path), threads)
         self.index_net = session(Path(index_path), threads)
+        side = self.index_net.get_inputs()[0].shape[-1]
+        self.index_size = side if isinstance(side, int) else 48     # the square crop it reads
         self.colors, self.turns = tuple(colors), int(turns)
         self.mask = np.array([allowed is None or s in allowed or s == "none" for s in SYMBOLS])
 
@@ -74,8 +77,8 @@ class Reader:
             return np.zeros((0, len(SYMBOLS)), np.float32)
         return self._masked(turned_logits(self.index_net, np.stack([c.pixels for c in crops]), self.turns))
 
-    def colour(self, patches: list) -> tuple[str | None, float]:
-        hues = [h for h in (saturated_hues(p, skin=False) for p in patches) if h is not None]
+    def colour(self, patches: list, light: np.ndarray) -> tuple[str | None, float]:
+        hues = [h for h in (saturated_hues(balance(p, light), skin=False) for p in patches) if h is not None]
         if not hues:
             return None, 0.0
         shares = colour_shares(np.concatenate(hues), self.colors)
@@ -86,10 +89,12 @@ class Reader:
         faces = []
         for c, p in zip(crops.faces, self.face_probs(crops.faces)):
             h, w = c.pixels.shape[:2]        # the face's middle: its big symbol or oval
-            faces.append(Reading(c.face, p, *self.colour([c.pixels[h // 5: h - h // 5, w // 5: w - w // 5]])))
+            middle = c.pixels[h // 5: h - h // 5, w // 5: w - w // 5]
+            faces.append(Reading(c.face, p, *self.colour([middle], crops.light)))
         # an index read as no card's, or as a wild's, names no colour (and reading one costs a
         # millisecond an index)
-        indices = [Reading(c.index, p, *(self.colour([c.pixels]) if SYMBOLS[int(p.argmax())] not in NO_COLOUR
-                                          else (None, 0.0)))
-                   for c, p in zip(crops.indices, self.index_probs(crops.indices))]
+        indices = []
+        for c, p in zip(crops.indices, self.index_probs(crops.indices)):
+            coloured = SYMBOLS[int(p.argmax())] not in NO_COLOUR
+            indices.append(Reading(c.index, p, *(self.colour([c.pixels], crops.light) if coloured else (None, 0.0))))
         return Readings(faces, indices)

@@ -1,14 +1,17 @@
 """Warp: each face cut out of the frame and turned upright, as the face reader learnt to read it,
-and each corner index cut out square, as the symbol classifier learnt to read it.
+and each corner index cut out square, as the symbol classifier learnt to read it; and the colour
+of the room's light, from the found cards' white print, for the read stage to undo before it
+names a colour (a warm bulb turns the white orange and a blue ink purple).
 
 A face the frame's edge cuts is still a face: the pixels beyond the edge repeat the edge's, and
 the reader reads what is visible."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..colour import illuminant_gains
 from ..dataset import crop_square
 from ..outline import CARD_CROP, card_crop
 from .find import Face, Found, Index
@@ -30,8 +33,10 @@ class IndexCrop:
 class Crops:
     faces: list
     indices: list
+    light: np.ndarray = field(default_factory=lambda: np.ones(3, np.float32))    # gains making the light grey
 
 
 def warp(image: np.ndarray, found: Found, size: tuple = CARD_CROP, index_size: int = 48) -> Crops:
+    light = illuminant_gains(image, [f.box for f in found.faces] + [i.box for i in found.indices])
     return Crops([Crop(f, card_crop(image, f.quad, size)) for f in found.faces],
-                 [IndexCrop(i, crop_square(image, i.box, index_size)) for i in found.indices])
+                 [IndexCrop(i, crop_square(image, i.box, index_size)) for i in found.indices], light)
