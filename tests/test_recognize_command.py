@@ -107,7 +107,7 @@ def test_each_photo_is_read_once_as_it_is(tmp_path, monkeypatch, capsys):
 
 
 
-def test_a_large_photo_is_read_at_most_photo_side_pixels_and_its_boxes_come_back_in_its_own():
+def test_a_large_photo_is_halved_to_photo_side_pixels_at_most_and_its_boxes_come_back_in_its_own():
     from companion.vision.command import PHOTO_SIDE, read_photo
     from companion.vision.recognizer import Detection, Recognition
 
@@ -124,5 +124,7 @@ def test_a_large_photo_is_read_at_most_photo_side_pixels_and_its_boxes_come_back
     found = read_photo(rec, np.zeros((3 * PHOTO_SIDE // 2, 2 * PHOTO_SIDE, 3), np.uint8))
     assert rec.shapes == [(3 * PHOTO_SIDE // 4, PHOTO_SIDE, 3)]
     assert found.top.box == (20.0, 40.0, 220.0, 340.0) and found.cards[0].box == found.top.box
+    read_photo(rec, np.zeros((3024, 4032, 3), np.uint8))                 # a phone's photo: a quarter
+    assert rec.shapes[-1] == (756, 1008, 3)
     small = read_photo(rec, np.zeros((480, 640, 3), np.uint8))         # a frame's size: as it is
     assert rec.shapes[-1] == (480, 640, 3) and small.top.box == (10.0, 20.0, 110.0, 170.0)

@@ -569,7 +569,8 @@ def test_crops_of_corners_half_hidden_carry_their_share_in_view(tmp_path):
 
 def test_card_reader_crops_are_the_same_for_a_seed_and_name_each_outlines_card(tmp_path):
     import json
-    from companion.vision.dataset import labelled_outlines, write_cards
+    from companion.vision.card_data import write_cards
+    from companion.vision.dataset import labelled_outlines
     from companion.vision.outline import CARD_CROP
     a = json.loads(write_cards(tmp_path / "a", count=6, first_seed=7_000_000, procs=1, kinds=("pile",), hands=1.0).read_text())
     b = json.loads(write_cards(tmp_path / "b", count=6, first_seed=7_000_000, procs=1, kinds=("pile",), hands=1.0).read_text())
@@ -592,7 +593,8 @@ def test_card_reader_crops_are_the_same_for_a_seed_and_name_each_outlines_card(t
 
 def test_card_reader_crops_of_the_finders_own_outlines_name_the_card_each_overlaps(tmp_path):
     import json
-    from companion.vision.dataset import FINDER_MATCH, labelled_outlines, write_cards
+    from companion.vision.card_data import FINDER_MATCH, write_cards
+    from companion.vision.dataset import labelled_outlines
     from companion.vision.outline import quad_iou
     from companion.vision.outline import OutlineFinder
     finder = ROOT / "models" / "outlines.onnx"
@@ -624,7 +626,8 @@ def test_card_reader_crops_of_the_finders_own_outlines_name_the_card_each_overla
 
 def test_card_reader_crops_can_favour_the_rare_symbols(tmp_path):
     import json
-    from companion.vision.dataset import RARE, write_cards
+    from companion.vision.card_data import write_cards
+    from companion.vision.dataset import RARE
     plain = json.loads(write_cards(tmp_path / "p", count=12, first_seed=7_000_000, procs=1).read_text())
     rare = json.loads(write_cards(tmp_path / "r", count=12, first_seed=7_000_000, procs=1, favour=RARE).read_text())
     share = lambda rows: np.mean([r["symbol"].startswith("wild") for r in rows if r["symbol"] != "none"])

@@ -143,7 +143,7 @@ def test_shaken_crops_are_smeared_along_one_direction():
 @need_train
 def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tmp_path):
     from companion.vision.classes import SYMBOLS
-    from companion.vision.dataset import write_cards
+    from companion.vision.card_data import write_cards
     from companion.vision.stages import Crop, Face, Reader
     write_cards(tmp_path / "cards", count=8, first_seed=7_000_000, procs=1, kinds=("pile",))
     out = first = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),

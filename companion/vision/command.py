@@ -13,17 +13,23 @@ from dataclasses import replace
 
 import cv2
 
-# the longest side a photo is read at: a card 7% of a photo's height is still 54 pixels tall
+# the longest side a photo is read at (halved until then: a 4032x3024 photo is read at 1008x756, where
+# a card 7% of its height is 53 pixels tall)
 PHOTO_SIDE = 1024
 
 
 def read_photo(rec, img):
-    """`rec.recognize` on `img` drawn at most PHOTO_SIDE pixels on its longer side, its boxes back
-    in `img`'s pixels."""
-    s = PHOTO_SIDE / max(img.shape[:2])
-    if s >= 1:
+    """`rec.recognize` on `img` halved until its longer side is at most PHOTO_SIDE pixels (a
+    bilinear halving averages each 2x2 pixels, as an area resize does, at a third of its cost on
+    a 12-megapixel photo), its boxes back in `img`'s pixels."""
+    small = img
+    while max(small.shape[:2]) > PHOTO_SIDE:
+        h, w = small.shape[:2]
+        small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
+    if small is img:
         return rec.recognize(img)
-    found = rec.recognize(cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA))
+    s = small.shape[1] / img.shape[1]
+    found = rec.recognize(small)
 
     def back(d):
         return replace(d, box=tuple(v / s for v in d.box))
