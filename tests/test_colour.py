@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.colour import (balance, illuminant_gains, palette_misfit, read_colour, saturated_hues,
+from companion.vision.colour import (balance, illuminant_gains, read_colour, saturated_hues,
                                      white_balance)
 from companion.vision.render import fade
 
@@ -142,20 +142,6 @@ def test_a_white_patch_with_a_faint_tint_or_noise_has_no_colour():
     tinted[:, 27:] = 245
     assert read_colour(noisy, CLASSIC) == (None, 0.0)
     assert read_colour(tinted, CLASSIC) == (None, 0.0)
-
-
-@pytest.mark.parametrize("bgr,best", [
-    ((30, 35, 200), 0),       # a real red (hue 1): the classic deck
-    ((30, 95, 240), 1),       # orange (hue 9): the Seinfeld deck
-    ((150, 50, 120), 1),      # purple: the Seinfeld deck
-])
-def test_palette_misfit_prefers_the_palette_the_hue_belongs_to(bgr, best):
-    patch = np.zeros((30, 30, 3), np.uint8)
-    patch[:] = bgr
-    patch[:5] = 245
-    misfit = palette_misfit(saturated_hues(patch), [CLASSIC, SEINFELD])
-    assert int(np.argmin(misfit)) == best
-    assert palette_misfit(saturated_hues(np.full((20, 20, 3), 128, np.uint8)), [CLASSIC, SEINFELD]) is None
 
 
 @pytest.mark.parametrize("bgr,white,want", [

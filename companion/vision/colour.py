@@ -85,20 +85,14 @@ MIN_INK_V, DIM_INK, MIN_CHROMA = 50, 0.45, 16
 INK_SAT = 90
 PALE_SAT, PALE_RATIO, PALE_MIN_SHARE = 35, 2.0, 0.03
 # skin (hands over a card), as OpenCV hue and saturation: printed inks are far more saturated
-# a saturation under SKIN_MAX_SAT; a deck without an orange ink (Seinfeld's prints one at hue 11)
-# lets skin reach SKIN_MAX_SAT_NO_ORANGE: a dark hand, shaded, is more saturated
-SKIN_HUES, SKIN_MAX_SAT, SKIN_MAX_SAT_NO_ORANGE = (4, 20), 165, 200
-
-
-def skin_most(colors) -> int:
-    """The saturation skin stays under when the deck prints `colors`."""
-    return SKIN_MAX_SAT if "orange" in colors else SKIN_MAX_SAT_NO_ORANGE
+# than skin, whose saturation stays under SKIN_MAX_SAT
+SKIN_HUES, SKIN_MAX_SAT = (4, 20), 165
 
 
 def skin_like(h: np.ndarray, s: np.ndarray, least: int = 0, most: int = SKIN_MAX_SAT) -> np.ndarray:
     """Which pixels (OpenCV hue `h` and saturation `s`) may be a hand's skin: an orange of
     middling saturation, above `least` (a white print under grey light sits below 40) and under
-    `most` (`skin_most`)."""
+    `most`."""
     return (h >= SKIN_HUES[0]) & (h <= SKIN_HUES[1]) & (s < most) & (s > least)
 
 
@@ -190,7 +184,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     `OCHRE_DARK`), unless a hand shows in the patch
     or ``ochre=False`` (counting the colours a patch shows: a dark yellow's edge would add a green).
     ``skin=False`` leaves out skin-like pixels (a hand over a card's middle), those under
-    saturation ``skin_sat`` (`skin_most`). ``mask`` (the patch's shape, boolean): only its pixels
+    saturation ``skin_sat``. ``mask`` (the patch's shape, boolean): only its pixels
     are read (the whole patch still sets the white balance and the white)."""
     if patch is None or patch.size == 0:
         return None
@@ -324,18 +318,3 @@ def nearest_colours(h: np.ndarray, colours) -> np.ndarray:
     k = d[:, :-1].argmin(1)
     k[(d.argmin(1) == len(colours)) & (h < BAND_YELLOW)] = list(colours).index("orange")
     return k
-
-
-def palette_misfit(h: np.ndarray | None, palettes) -> np.ndarray | None:
-    """For each palette, how badly hues (from `saturated_hues`) fit it: the mean distance (in hue
-    widths, each pixel's capped at 2) from the palette's nearest colour. A red on a palette without
-    red costs about 1, an orange on one with orange about 0.3; None if there is no colour::
-
-        >>> patch = np.zeros((10, 10, 3), np.uint8); patch[:] = (150, 50, 120)    # BGR purple
-        >>> h = saturated_hues(patch)
-        >>> [round(float(v), 1) for v in palette_misfit(h, [("red", "blue"), ("blue", "purple")])]
-        [1.7, 0.6]
-    """
-    if h is None:
-        return None
-    return np.float32([np.minimum(_distances(h, pal).min(1), 2.0).mean() for pal in palettes])
