@@ -80,7 +80,7 @@ def test_a_setting_reaches_the_recogniser_of_every_set_and_is_kept_with_the_run(
     out = tmp_path / "run.json"
     assert bp.main(["--first-seeds", "9200000", "9200600", "--piles", "2", "--procs", "1", "--out", str(out),
                     "--set", "face_least=0.8", "--set", "index_turns=4"]) == 0
-    assert built and all((s.face_least, s.index_turns, s.grow) == (0.8, 4, 1.1) for s in built)
+    assert built and all((s.face_least, s.index_turns, s.stray) == (0.8, 4, 0.1) for s in built)
     assert json.loads(out.read_text())["settings"] == {"face_least": 0.8, "index_turns": 4}
 
 
@@ -92,11 +92,11 @@ def test_the_conditions_bench_reads_with_its_settings_in_the_recognize_it_runs(m
     bc = models_script("bench_conditions")
     code = bc.CLI.replace("from companion.cli import main; sys.exit(main(sys.argv[2:]))",
                           "r = recognizer.Recognizer('any'); "
-                          "print(r.settings.face_least, r.find.face_iou, r.read.turns, sys.argv[2:])")
+                          "print(r.settings.face_least, r.settings.finder_iou, r.read.turns, sys.argv[2:])")
     assert code != bc.CLI
-    out = subprocess.run([sys.executable, "-c", code, '["face_least=0.9", "face_iou=0.5", "index_turns=2"]',
+    out = subprocess.run([sys.executable, "-c", code, '["face_least=0.9", "finder_iou=0.4", "index_turns=2"]',
                           "recognize", "--json"], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "0.9 0.5 2 ['recognize', '--json']"
+    assert out.strip() == "0.9 0.4 2 ['recognize', '--json']"
 
 
 @pytest.mark.parametrize("script", ["bench_recognizer", "bench_piles", "bench_conditions", "bench_stages"])

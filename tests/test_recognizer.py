@@ -98,11 +98,11 @@ def test_every_knob_is_documented_in_one_place():
 def test_settings_are_changed_by_name_and_a_bad_one_is_named():
     s = parse_settings(["index_turns=2", "face_least=0.7"])
     assert s.index_turns == 2 and isinstance(s.index_turns, int) and s.face_least == 0.7
-    assert s.grow == Settings().grow
+    assert s.stray == Settings().stray
     with pytest.raises(ValueError, match="the settings are"):
         parse_settings(["turns=2"])
     with pytest.raises(ValueError, match="is not a number"):
-        parse_settings(["grow=big"])
+        parse_settings(["stray=big"])
 
 
 # ------------------------------------------------------------------ one photo, one look

@@ -363,7 +363,7 @@ def main(argv=None):
     ap.add_argument("--finder", default=None, metavar="ONNX",
                     help="also crop every outline this outline network finds (cards; e.g. models/outlines.onnx)")
     ap.add_argument("--heights", type=float, nargs=2, default=(0.18, 0.75), metavar=("MIN", "MAX"),
-                    help="card height range, as a share of the frame's shorter side (detector)")
+                    help="card height range, as a share of the frame's shorter side (detector, outlines, cards; over 1: held close to the lens)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
                     help="the camera leans up to DEG degrees from overhead")
     ap.add_argument("--hands", type=float, default=None, metavar="SHARE",
@@ -416,7 +416,7 @@ def main(argv=None):
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         from .card_data import write_cards
         print(write_cards(Path(a.out), a.count, seed, a.procs, tuple(a.kinds), fonts, tuple(a.shapes), a.themed,
-                          a.hands, RARE if a.rare else (), a.finder))
+                          a.hands, RARE if a.rare else (), a.finder, tuple(a.heights)))
     elif a.what == "outlines":
         print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                     a.tilt, tuple(a.kinds), a.hands, a.squash))

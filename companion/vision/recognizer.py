@@ -33,11 +33,9 @@ class Settings:
     """Every knob of the recogniser, a line each on what it trades."""
 
     finder_conf: float = 0.3     # a face or index counts from this finder score: lower finds more, and more false ones
-    face_iou: float = 0.3        # uncovered faces overlapping more are one found twice: higher keeps doubles
-    index_iou: float = 0.5       # indices overlapping more are one: lower loses a tight fan's neighbours
+    finder_iou: float = 0.5      # two faces or two indices overlapping more are one: lower loses a tight fan's neighbours
     face_least: float = 0.6      # a face names a card from this probability: lower reads more, and more wrongly
     index_least: float = 0.5     # a covered card's index names it from this probability: the same trade
-    grow: float = 1.1            # an index this far out of a face's outline (times its size) is its own
     stray: float = 0.1           # the chance an index on a face is a card's beneath: higher trusts the face's own reading more
     index_turns: int = 1         # quarter turns each index is read at, logits averaged: more is surer and slower
 
@@ -84,7 +82,7 @@ class Recognizer:
             raise ModelError(f"{meta_path} names no finder, face_reader or classifier")
         self.settings = settings
         self.find = Finder(folder / names[0], int(meta.get("finder_imgsz", 320)), threads=threads,
-                           conf=settings.finder_conf, face_iou=settings.face_iou, index_iou=settings.index_iou)
+                           conf=settings.finder_conf, iou=settings.finder_iou)
         self.read = Reader(Path(reader) if reader else folder / names[1], folder / names[2], self.colors, allowed,
                            turns=settings.index_turns, threads=threads)
 
@@ -102,7 +100,7 @@ class Recognizer:
         found = self.find(image)
         readings = self.read(warp(image, found, index_size=self.read.index_size))
         s = self.settings
-        seen, top = decide(readings, face_least=s.face_least, index_least=s.index_least, grow=s.grow, stray=s.stray)
+        seen, top = decide(readings, face_least=s.face_least, index_least=s.index_least, stray=s.stray)
         detection = {id(c): Detection(c.color, c.symbol, c.p, (c.box[0] + ox, c.box[1] + oy, c.box[2] + ox, c.box[3] + oy))
                      for c in seen}
         return Recognition([detection[id(c)] for c in seen], detection[id(top)] if top else None)

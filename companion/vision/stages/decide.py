@@ -24,23 +24,20 @@ class Seen:
     score: float             # the finder's
 
 
-def on_face(quad: np.ndarray, point, grow: float) -> bool:
-    """`point` lies on the face `quad` grown by `grow` round its middle (the finder's outline may
-    fall a little short of the card's edge, where its other index lies)."""
-    c = quad.mean(0)
-    poly = ((quad - c) * grow + c).reshape(-1, 1, 2).astype(np.float32)
+def on_face(quad: np.ndarray, point) -> bool:
+    """`point` lies on the face `quad` (its edge included)."""
+    poly = quad.reshape(-1, 1, 2).astype(np.float32)
     return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
 
 
-def decide(readings: Readings, *, face_least: float, index_least: float, grow: float,
-           stray: float) -> tuple[list[Seen], Seen | None]:
+def decide(readings: Readings, *, face_least: float, index_least: float, stray: float) -> tuple[list[Seen], Seen | None]:
     """The cards read at `face_least` (a face) or `index_least` (a covered card's index) or more,
     surest first, and the surest face among them (None where no face is read). `stray`: the chance
     that an index on a face is another card's, whatever it reads (so one such index cannot outvote
     the face and its own indices)."""
     seen, used = [], set()
     for r in readings.faces:
-        members = [i for i, q in enumerate(readings.indices) if on_face(r.part.quad, q.part.centre, grow)]
+        members = [i for i, q in enumerate(readings.indices) if on_face(r.part.quad, q.part.centre)]
         used.update(members)
         logp = np.log(r.probs + 1e-6)
         shown = [readings.indices[i] for i in members if readings.indices[i].symbol != "none"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..classes import FINDER_CLASSES
-from ..outline import OutlineFinder, quad_iou, upright
+from ..outline import OutlineFinder, upright
 
 
 @dataclass(frozen=True)
@@ -45,13 +45,11 @@ class Found:
 
 class Finder:
     """The finder network (a YOLO11n with oriented boxes of `FINDER_CLASSES`) at `imgsz`: what
-    scores `conf` or more. Two faces no card covers cannot overlap, so of two overlapping by
-    `face_iou` only the surer is kept; indices by `index_iou`."""
+    scores `conf` or more, of two of a class overlapping by `iou` or more only the surer."""
 
     def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3,
-                 face_iou: float = 0.3, index_iou: float = 0.5):
-        self.net = OutlineFinder(path, imgsz, threads=threads, conf=conf, iou=index_iou, classes=FINDER_CLASSES)
-        self.face_iou = face_iou
+                 iou: float = 0.5):
+        self.net = OutlineFinder(path, imgsz, threads=threads, conf=conf, iou=iou, classes=FINDER_CLASSES)
 
     def __call__(self, image: np.ndarray) -> Found:
         faces, indices = [], []
@@ -59,6 +57,6 @@ class Finder:
             if o.cls == "index":
                 (x1, y1), (x2, y2) = o.quad.min(0), o.quad.max(0)
                 indices.append(Index((float(x1), float(y1), float(x2), float(y2)), o.score))
-            elif all(quad_iou(o.quad, f.quad) < self.face_iou for f in faces):
+            else:
                 faces.append(Face(upright(o.quad), o.score))
         return Found(faces, indices)
