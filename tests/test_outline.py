@@ -192,3 +192,12 @@ def test_quad_overlap_and_iou_take_either_winding():
     sq = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
     assert quad_overlap(sq, sq[::-1] + [5, 5]) == pytest.approx(25)
     assert quad_iou(sq, sq + [5, 0]) == pytest.approx(50 / 150)
+
+
+def test_a_finder_takes_its_class_names_from_the_model_unless_given():
+    from pathlib import Path
+    from companion.vision.classes import FINDER_CLASSES, OUTLINE_CLASSES
+    models = Path(__file__).resolve().parents[1] / "models"
+    assert OutlineFinder(models / "finder.onnx").classes == FINDER_CLASSES
+    assert OutlineFinder(models / "outlines.onnx").classes == OUTLINE_CLASSES
+    assert OutlineFinder(models / "finder.onnx", classes=("a", "b")).classes == ("a", "b")

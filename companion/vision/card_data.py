@@ -62,7 +62,7 @@ def _write_cards(args):
         rows.append(_card_row(name, sc, o, cls, seed, "truth"))
     if finder:
         # the finder's own outlines, rough as they come: each names the card it overlaps most
-        for k, f in enumerate(_finder(finder).find(sc.image)):
+        for k, f in enumerate(o for o in _finder(finder).find(sc.image) if o.cls != "index"):    # faces only
             ious = [quad_iou(f.quad, quad) for _, _, quad in labelled]
             best = int(np.argmax(ious)) if ious else -1
             name = f"s{seed:08d}_f{k}.png"
@@ -97,7 +97,7 @@ def write_cards(out: Path, count: int, first_seed: int, procs: int = 2, kinds: t
     its symbol, and one rectangle holding no face-up card ("none"); ``kinds``, ``fonts``,
     ``shapes``, ``themed``, ``hands`` and ``favour`` as for `write_crops`. With ``finder`` (an
     outline network's .onnx) also every outline that network finds, named by the card it overlaps
-    (`FINDER_MATCH`) or "none". ``heights``: a card's height as a share of the frame's (above 1: a
+    (`FINDER_MATCH`) or "none" (the finder's index boxes left out). ``heights``: a card's height as a share of the frame's (above 1: a
     card held close to the lens, cut by the frame, its crop the part in view). Returns cards.json."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()

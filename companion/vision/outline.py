@@ -30,6 +30,17 @@ class FoundOutline:
         return self.quad.mean(0)
 
 
+def _class_names(net) -> tuple:
+    """The class names an Ultralytics export writes into the model's metadata ("{0: 'card', ...}"),
+    in order; () where it wrote none."""
+    import ast
+    try:
+        names = ast.literal_eval(net.get_modelmeta().custom_metadata_map.get("names", "{}"))
+        return tuple(names[k] for k in sorted(names))
+    except (ValueError, SyntaxError, TypeError, AttributeError):
+        return ()
+
+
 class OutlineFinder:
     """Runs the exported outline network (its output: centre, size, class scores and turn of
     each candidate) at `imgsz`, letterboxed as it was trained, and keeps the candidates scoring
@@ -39,9 +50,10 @@ class OutlineFinder:
     classes: tuple = OUTLINE_CLASSES
 
     def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3, iou: float = 0.6,
-                 classes: tuple = OUTLINE_CLASSES):
+                 classes: tuple | None = None):
         self.net = session(Path(path), threads)
-        self.imgsz, self.conf, self.iou, self.classes = imgsz, conf, iou, tuple(classes)
+        self.imgsz, self.conf, self.iou = imgsz, conf, iou
+        self.classes = tuple(classes) if classes else _class_names(self.net) or OUTLINE_CLASSES
         # a network exported with no fixed input size reads a frame letterboxed only to a
         # multiple of its largest stride (32), not to a square
         self.stride = 0 if all(isinstance(d, int) for d in self.net.get_inputs()[0].shape[2:]) else 32
