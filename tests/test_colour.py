@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.colour import (balance, illuminant_gains, read_colour, saturated_hues,
+from companion.vision.colour import (balance, illuminant_gains, quantile, read_colour, saturated_hues,
                                      white_balance)
 from companion.vision.render import fade
 
@@ -45,6 +45,13 @@ def test_read_colour_picks_the_nearest_colour_of_the_deck(bgr, palette, want):
     patch[:] = bgr
     patch[:5] = 245          # the card's white
     assert read_colour(patch, palette)[0] == want
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 2304])
+def test_quantile_is_numpys_percentile(n):
+    a = np.random.default_rng(n).integers(0, 256, n).astype(np.uint8)
+    for q in (0.0, 0.1, 0.8, 0.9, 0.95, 1.0):
+        assert quantile(a, q) == pytest.approx(float(np.percentile(a, 100 * q)))
 
 
 def test_white_balance_removes_a_warm_cast():

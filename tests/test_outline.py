@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from companion.vision.outline import OutlineFinder
-from companion.vision.runtime import ModelError, letterbox
+from companion.vision.runtime import ModelError, letterbox, shrink
 
 
 class _Net:
@@ -85,6 +85,18 @@ def test_with_a_stride_the_input_is_only_as_large_as_the_picture_rounded_up():
     assert x[0, :, 8:248].min() == 1.0 and x[0, :, :8].max() < 0.5
     x, s, left, top = letterbox(np.full((4032, 3024, 3), 255, np.uint8), 288, stride=32)
     assert x.shape == (1, 3, 288, 224) and (left, top) == (4, 0)
+
+
+def test_shrinking_averages_fine_print_instead_of_aliasing_it():
+    # one-pixel stripes of black and white: any pixel picked (nearest, or bilinear at a non-integer
+    # scale without first averaging) would be near black or white; averaged, every pixel is grey
+    stripes = np.zeros((480, 640, 3), np.uint8)
+    stripes[:, ::2] = 255
+    small = shrink(stripes, 288, 216)
+    assert small.shape == (216, 288, 3)
+    assert 110 <= small.min() and small.max() <= 145
+    assert shrink(stripes, 640, 480) is stripes
+    assert shrink(np.zeros((10, 20, 3), np.uint8), 40, 20).shape == (20, 40, 3)     # enlarged too
 
 
 @pytest.mark.parametrize("start", range(4))

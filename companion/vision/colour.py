@@ -99,15 +99,26 @@ def skin_like(h: np.ndarray, s: np.ndarray, least: int = 0, most: int = SKIN_MAX
 def white_balance(patch: np.ndarray) -> np.ndarray:
     """Scale channels so the brightest low-saturation pixels (the card's white) are grey."""
     f = patch.reshape(-1, 3).astype(np.float32)
-    lum = f.mean(1)
-    spread = f.max(1) - f.min(1)
-    cand = f[(lum >= np.percentile(lum, 80)) & (spread < 0.35 * lum + 25)]
+    b, g, r = f[:, 0], f[:, 1], f[:, 2]
+    lum = (b + g + r) / 3
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    cand = f[(lum >= quantile(lum, 0.8)) & (spread < 0.35 * lum + 25)]
     if len(cand) < 5:
         return patch
     ref = cand.mean(0)
-    gains = ref.mean() / np.maximum(ref, 1)
-    gains = np.clip(gains, 0.6, 1.7)
-    return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    gains = np.clip(ref.mean() / np.maximum(ref, 1), 0.6, 1.7)
+    return cv2.multiply(patch, (float(gains[0]), float(gains[1]), float(gains[2]), 0.0), dtype=cv2.CV_8U)
+
+
+def quantile(a: np.ndarray, q: float) -> float:
+    """`np.percentile(a, 100 * q)` (linear between the two nearest values) by partial sorting: a
+    tenth of its cost on the few thousand pixels of a crop."""
+    a = np.ravel(a)
+    pos = q * (len(a) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(a) - 1)
+    part = np.partition(a, (lo, hi))
+    return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))
 
 
 # the strongest lamp's cast undone: no channel is raised more (`illuminant_gains`)
@@ -156,7 +167,7 @@ def illuminant_gains(image: np.ndarray, boxes, *, top: float = 0.1, min_pixels: 
 
 def _brightest(f: np.ndarray, lum: np.ndarray, top: float, min_pixels: int) -> np.ndarray | None:
     """The median colour of the pixels `f` (N x 3) in the `top` share by `lum`; None if too few."""
-    bright = f[lum >= np.percentile(lum, 100 * (1 - top))]
+    bright = f[lum >= quantile(lum, 1 - top)]
     if len(bright) < min_pixels:
         return None
     return np.maximum(np.median(bright, 0), 1)
@@ -194,7 +205,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     # judged against the patch's brightest pixels (its white print), and a dark pixel's saturation
     # must stand above the sensor's noise (its channels' spread, `MIN_CHROMA`)
     lit = v > MIN_INK_V
-    dim = (v > DIM_INK * float(np.percentile(v, 95))) & (s.astype(np.float32) * v >= MIN_CHROMA * 255)
+    dim = (v > DIM_INK * quantile(v, 0.95)) & (s.astype(np.float32) * v >= MIN_CHROMA * 255)
     inked = lit | dim
     if mask is not None:
         inked &= mask.ravel()
@@ -228,7 +239,7 @@ def saturated_hues(patch: np.ndarray, min_pixels: int = 12, *, skin: bool = True
     ochred = np.zeros(len(h), bool) if ochred is None else ochred[keep]
     band = (h >= YG_BAND[0]) & (h <= YG_BAND[1])
     if (band.any() or ochred.any()) and len(greys) >= min_pixels:
-        white = white_near(hsv[..., 2], hsv[..., 1], float(np.percentile(greys, 90))).ravel()[keep]
+        white = white_near(hsv[..., 2], hsv[..., 1], quantile(greys, 0.9)).ravel()[keep]
         h[ochred & (((v < OCHRE_BRIGHT * white) & (sat < OCHRE_SAT)) | (v < OCHRE_DARK * white))] = YG_BAND[1] - 2
         least = np.interp(h, (YG_BAND[0], YELLOW_RAMP[1]), (YELLOW_RAMP[0], YELLOW_BRIGHT))
         bright = (v >= least * white) & (h <= YELLOW_TOP)
