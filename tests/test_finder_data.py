@@ -82,7 +82,7 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
         (tmp_path / "labels" / split).mkdir(parents=True)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0))
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0))
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -93,6 +93,25 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
     assert cut >= 3          # most such cards reach from edge to edge of the frame one way
 
 
+def test_small_scenes_show_cards_a_camera_far_away_sees(models_script, tmp_path):
+    fd = models_script("finder_data")
+    heights = {}
+    for small in (0.0, 1.0):
+        folder = tmp_path / str(small)
+        for split in ("train", "val"):
+            (folder / "images" / split).mkdir(parents=True)
+            (folder / "labels" / split).mkdir(parents=True)
+        faces = []
+        for seed in range(640_000, 640_012):
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, small))
+            rows = np.float32([line.split() for line in
+                               (folder / "labels" / "val" / f"s{seed:08d}.txt").read_text().splitlines()]).reshape(-1, 9)
+            quads = rows[rows[:, 0] == fd.CARD][:, 1:].reshape(-1, 4, 2)
+            faces += [float(np.ptp(q[:, 1])) for q in quads]       # the face's height, a share of the frame's
+        heights[small] = np.median(faces)
+    assert heights[1.0] < 0.25 < heights[0.0]
+
+
 def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_path):
     fd = models_script("finder_data")
     for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
@@ -100,7 +119,7 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
             (folder / "images" / split).mkdir(parents=True)
             (folder / "labels" / split).mkdir(parents=True)
         for seed in range(640_000, 640_004):
-            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit))
+            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0))
     cuts = []
     for seed in range(640_000, 640_004):
         name = f"s{seed:08d}"

@@ -32,11 +32,11 @@ def probs(symbol: str, p: float) -> np.ndarray:
 
 
 def on_face(symbol="7", p=0.9, color="red", quad=SQUARE, score=0.9):
-    return Reading(face(quad, score), probs(symbol, p), color, 0.9 if color else 0.0)
+    return Reading(face(quad, score), probs(symbol, p), {color: 0.9} if color else {})
 
 
 def at_index(symbol="7", p=0.9, color="red", box=(100, 50, 120, 75)):
-    return Reading(Index(tuple(float(v) for v in box), 0.8), probs(symbol, p), color, 0.9 if color else 0.0)
+    return Reading(Index(tuple(float(v) for v in box), 0.8), probs(symbol, p), {color: 0.9} if color else {})
 
 
 def decided(faces=(), indices=(), face_least=0.5, index_least=0.5, stray=0.1):
@@ -183,9 +183,9 @@ def test_a_cards_index_at_a_faces_edge_does_not_outvote_the_face_and_its_own_ind
     # a blue 1 read surely, its own corner read 1; a red 2 beneath shows its corner at the face's
     # edge, read 2 beyond doubt (a held-out pile's numbers): that corner may be another card's
     # (`stray`), and the face stays a 1; taken as the face's own, it would outvote the two
-    face_ = Reading(face(), spread(**{"1": 0.83, "2": 0.015}), "blue", 0.9)
-    own = Reading(Index((100.0, 50.0, 120.0, 75.0), 0.8), spread(**{"1": 0.79, "2": 0.1}), "blue", 0.9)
-    beneath = Reading(Index((190.0, 185.0, 210.0, 205.0), 0.7), spread(**{"2": 0.94, "1": 0.0013}), "red", 0.9)
+    face_ = Reading(face(), spread(**{"1": 0.83, "2": 0.015}), {"blue": 0.9})
+    own = Reading(Index((100.0, 50.0, 120.0, 75.0), 0.8), spread(**{"1": 0.79, "2": 0.1}), {"blue": 0.9})
+    beneath = Reading(Index((190.0, 185.0, 210.0, 205.0), 0.7), spread(**{"2": 0.94, "1": 0.0013}), {"red": 0.9})
     _, top = decided([face_], [own, beneath])
     assert top.symbol == "1" and top.color == "blue" and top.p >= 0.6
     _, top = decided([face_], [own, beneath], stray=0.0)
@@ -195,6 +195,18 @@ def test_a_cards_index_at_a_faces_edge_does_not_outvote_the_face_and_its_own_ind
 def test_an_index_on_a_face_makes_it_a_card_and_lends_it_its_colour():
     cards, top = decided([on_face("none", 0.7, color=None)], [at_index("3", 0.9, color="green")])
     assert [(c.symbol, c.color) for c in cards] == [("3", "green")] and top.uncovered
+
+
+def test_a_hand_over_a_faces_middle_is_outvoted_by_the_cards_own_indices():
+    # a green 9 whose middle a hand covers: most of the middle's ink is the hand's skin, read red
+    # (held-out pile 9,550,018); both its corner indices read green
+    middle = Reading(face(), probs("9", 0.95), {"red": 0.7, "green": 0.2, "yellow": 0.1})
+    corners = [at_index("9", 0.95, color="green", box=b) for b in ((100, 50, 120, 75), (180, 170, 200, 195))]
+    _, top = decided([middle], corners)
+    assert (top.symbol, top.color) == ("9", "green")
+    # a card beneath with another symbol lends the face no colour
+    _, top = decided([middle], [at_index("4", 0.95, color="green")])
+    assert (top.symbol, top.color) == ("9", "red")
 
 
 def test_decide_leaves_out_unsure_readings_no_cards_and_colourless_coloured_cards():

@@ -13,7 +13,7 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
   frame too), fans, staggered stacks, spread hands, empty and look-alike tables, hands over the
   cards, the camera leaning up to `--tilt` degrees, `--squash` of them stretched one way,
   `--close` of them one card held close to the lens (larger than the frame, cut by its edges: the
-  part in view is its face's box), `--lamp` of them under a strong lamp (`camera_look.lamp`: a
+  part in view is its face's box), `--small` of them small cards (a camera far away), `--lamp` of them under a strong lamp (`camera_look.lamp`: a
   tungsten bulb's orange to a shade's blue). An index is labelled by its upright box; the
   training's turns make turned boxes of it.
 - **Roboflow training photos** (linked, not copied, but for the `--lamp` share of them, written
@@ -80,15 +80,19 @@ def scene_rows(sc) -> list[tuple[int, np.ndarray]]:
 # a card held close to the lens: its height this many times the frame's shorter side (a hand scan,
 # a phone photo of one card), cut by the frame on one side or more
 CLOSE_HEIGHTS = (0.9, 2.2)
+# a camera far from the table, a wide photo: every card this share of the frame's shorter side
+SMALL_HEIGHTS = (0.05, 0.18)
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit = args
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far = args
     kind = kinds[seed % len(kinds)] if kinds else None
     near = np.random.default_rng([seed, 11]).random() < close      # its own stream: the other scenes stay as they were
     light = np.random.default_rng([seed, 13])                      # so is the lamp's
+    small = not near and np.random.default_rng([seed, 17]).random() < far      # and the distance's
+    heights = CLOSE_HEIGHTS if near else SMALL_HEIGHTS if small else None
     sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
-                    cut_labels=True, **({"heights": CLOSE_HEIGHTS} if near else {}))
+                    cut_labels=True, **({"heights": heights} if heights else {}))
     image = lamp(sc.image, light) if light.random() < lit else sc.image
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
@@ -171,6 +175,8 @@ def main(argv=None) -> int:
     ap.add_argument("--squash", type=float, default=0.3, help="the share of training scenes stretched one way")
     ap.add_argument("--close", type=float, default=0.0,
                     help="the share of scenes of one card held close to the lens, larger than the frame, cut by its edges")
+    ap.add_argument("--small", type=float, default=0.0,
+                    help="the share of scenes whose cards are small (5-18%% of the frame's height: a camera far away)")
     ap.add_argument("--lamp", type=float, default=0.0,
                     help="the share of scenes and Roboflow photos under a strong lamp (a bulb's orange to a shade's blue)")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
@@ -183,7 +189,7 @@ def main(argv=None) -> int:
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp)
+    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):

@@ -30,6 +30,17 @@ def on_face(quad: np.ndarray, point) -> bool:
     return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
 
 
+def colour_of(parts: list) -> str | None:
+    """The colour of a card from its parts' readings (its face's middle, its corner indices): each
+    part's shares of its ink, summed, so that a part a hand or a shadow spoils (a hand's skin
+    over the middle read as red) is outvoted by the parts that agree. None where no part shows ink."""
+    total: dict = {}
+    for q in parts:
+        for c, v in q.shares.items():
+            total[c] = total.get(c, 0.0) + v
+    return max(total, key=total.get) if total else None
+
+
 def decide(readings: Readings, *, face_least: float, index_least: float, stray: float) -> tuple[list[Seen], Seen | None]:
     """The cards read at `face_least` (a face) or `index_least` (a covered card's index) or more,
     surest first, and the surest face among them (None where no face is read). `stray`: the chance
@@ -51,7 +62,7 @@ def decide(readings: Readings, *, face_least: float, index_least: float, stray: 
         symbol = SYMBOLS[k]
         if symbol == "none" or probs[k] < face_least:
             continue
-        color = r.color or next((q.color for q in shown if q.color), None)
+        color = colour_of([r] + [q for q in shown if q.symbol == symbol])
         if symbol not in WILDS and color is None:
             continue                 # a coloured card whose colour shows nowhere: no card's face
         seen.append(Seen(symbol, None if symbol in WILDS else color, float(probs[k]), r.part.box, True, r.part.score))

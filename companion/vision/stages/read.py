@@ -22,8 +22,12 @@ NO_COLOUR = WILDS | {"none"}
 class Reading:
     part: object             # the Face or Index read
     probs: np.ndarray        # over SYMBOLS ("none": no card's face or index), the deck's symbols only
-    color: str | None        # None where no ink shows
-    color_share: float       # the share of the inked pixels that have `color`
+    shares: dict             # each of the deck's colours: its share of the inked pixels ({} where no ink shows)
+
+    @property
+    def color(self) -> str | None:
+        """The colour most of the ink has (None where no ink shows)."""
+        return max(self.shares, key=self.shares.get) if self.shares else None
 
     @property
     def symbol(self) -> str:
@@ -77,24 +81,23 @@ class Reader:
             return np.zeros((0, len(SYMBOLS)), np.float32)
         return self._masked(turned_logits(self.index_net, np.stack([c.pixels for c in crops]), self.turns))
 
-    def colour(self, patches: list, light: np.ndarray) -> tuple[str | None, float]:
-        hues = [h for h in (saturated_hues(balance(p, light), skin=False) for p in patches) if h is not None]
-        if not hues:
-            return None, 0.0
-        shares = colour_shares(np.concatenate(hues), self.colors)
-        k = int(shares.argmax())
-        return (self.colors[k], float(shares[k])) if shares[k] > 0 else (None, 0.0)
+    def colour(self, patch: np.ndarray, light: np.ndarray) -> dict:
+        """Each of the deck's colours' share of the inked pixels of `patch` ({} where none is inked)."""
+        hues = saturated_hues(balance(patch, light), skin=False)
+        if hues is None:
+            return {}
+        return {c: float(v) for c, v in zip(self.colors, colour_shares(hues, self.colors)) if v > 0}
 
     def __call__(self, crops: Crops) -> Readings:
         faces = []
         for c, p in zip(crops.faces, self.face_probs(crops.faces)):
             h, w = c.pixels.shape[:2]        # the face's middle: its big symbol or oval
             middle = c.pixels[h // 5: h - h // 5, w // 5: w - w // 5]
-            faces.append(Reading(c.face, p, *self.colour([middle], crops.light)))
+            faces.append(Reading(c.face, p, self.colour(middle, crops.light)))
         # an index read as no card's, or as a wild's, names no colour (and reading one costs a
         # millisecond an index)
         indices = []
         for c, p in zip(crops.indices, self.index_probs(crops.indices)):
             coloured = SYMBOLS[int(p.argmax())] not in NO_COLOUR
-            indices.append(Reading(c.index, p, *(self.colour([c.pixels], crops.light) if coloured else (None, 0.0))))
+            indices.append(Reading(c.index, p, self.colour(c.pixels, crops.light) if coloured else {}))
         return Readings(faces, indices)
