@@ -35,6 +35,9 @@ look-alike by seed; ``--first-seed`` moves the piles to another seed range, such
   discard pile, overhead and by the leaning phone, scored as the shared scorer scores photos of
   several cards: the multiset of reported cards (colour and symbol) against every card whose
   corner index is in view (seeds 9,920,000.., 9,930,000.. and 9,940,000..; +5,000 by the phone);
+- with --close N, N photos of one card held close to the lens, 0.9-2.2 times the frame's height
+  and cut by it (a hand scan, a phone photo of one card; seeds 9,970,000..): the card read right
+  where a symbol of it shows (45% of its centre symbol or a corner index in view);
 - with --per-face N, N photos of one card for every face of every deck in every print design
   (`render.DESIGNS`), the card three quarters or more in view: a table of faces read right by
   design, and the worst faces (seeds 9,960,000..);
@@ -77,6 +80,7 @@ from companion.vision.render import SHAPES  # noqa: E402
 from companion.vision.recognizer import Recognizer, parse_settings  # noqa: E402
 from companion.vision.synth import make_scene  # noqa: E402
 sys.path.insert(0, str(HERE))
+from finder_data import CLOSE_HEIGHTS  # noqa: E402
 
 
 def stretching(make, f: float):
@@ -169,20 +173,22 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
 
 def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), tilt: float = 0.0,
             fonts: tuple = (), shapes: tuple = (), favour: tuple = (), themed: float = 0.0,
-            misses: list | None = None) -> dict:
+            heights=(0.18, 0.75), misses: list | None = None) -> dict:
     """Photos of one card (`rec(deck)` gives the recogniser for a scene's deck): the card read
     right (colour and symbol), split by how much of it the frame shows: whole (95% or more),
     most (75% or more: a finger over it, a corner off the frame) and cut (less, but a symbol
     shows); cards that show no symbol are left out. `fonts`: every deck prints its numbers in
     one of these TrueType fonts; `shapes`: every deck draws its action symbols one of these ways
     (`render.SHAPES`); `favour`: symbols drawn for half the cards; `themed`: the share of decks
-    with a picture in their cards' middles. ``misses``: gets a line for each card read wrong."""
+    with a picture in their cards' middles; `heights`: the card's height, a share of the frame's
+    (above 1: held close to the lens, cut by the frame, a symbol it shows then counts when 45%
+    of it is in view). ``misses``: gets a line for each card read wrong."""
     seen, right = collections.Counter(), collections.Counter()
     wrong = collections.Counter()
     for i in shown("singles", n):
         sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt,
                         fonts=fonts, font_share=1.0, shapes=shapes, shape_share=1.0, favour=favour,
-                        themed=themed)
+                        themed=themed, heights=heights, cut_labels=max(heights) > 1)
         if sc.top is None:
             continue
         vis = _top_in_view(sc)
@@ -201,6 +207,7 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
             misses.append(f"{first + i} single {view} ({vis:.2f} in view): {sc.top} -> {got}")
     res = {f"accuracy_{v}": round(right[v] / max(seen[v], 1), 4) for v in ("whole", "most", "cut")}
     res.update({v: seen[v] for v in ("whole", "most", "cut")})
+    res["accuracy"] = round(sum(right.values()) / max(sum(seen.values()), 1), 4)
     res["wrong_in_view"] = [f"{t} -> {g}: {c}" for (t, g), c in wrong.most_common(10)]
     return res
 
@@ -339,6 +346,8 @@ def main(argv=None) -> int:
                     help="also the latency of reading N phone photos of one card at 4032x3024 (`companion recognize`)")
     ap.add_argument("--per-face", type=int, default=0, metavar="N",
                     help="also N photos of every face of every deck in every print design: a table by face")
+    ap.add_argument("--close", type=int, default=0, metavar="N",
+                    help="also N photos of one card held close to the lens (0.9-2.2 times the frame's height, cut by it)")
     ap.add_argument("--small", type=int, default=0,
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
     ap.add_argument("--tilted", type=int, default=0,
@@ -426,6 +435,9 @@ def main(argv=None) -> int:
         res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000, misses=misses)
         res["singles_phone_1280x960"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 880_000,
                                                 size=(1280, 960), tilt=30.0, misses=misses)
+    if a.close:      # seeds 9,970,000..
+        res["close_to_the_lens_640x480"] = singles(which, a.close, deck_name, first=SEEDS["bench"] + 970_000,
+                                                   heights=CLOSE_HEIGHTS, misses=misses)
     if a.per_face:      # seeds 9,960,000..
         res["per_face"] = per_face(which, a.per_face, first=SEEDS["bench"] + 960_000)
     if a.unseen_fonts:      # seeds 9,890,000.. and 9,895,000..

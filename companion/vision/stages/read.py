@@ -11,7 +11,7 @@ import numpy as np
 from ..classes import SYMBOLS
 from ..colour import balance, colour_shares, saturated_hues
 from ..runtime import session, turned_logits
-from .warp import Crop, Crops, IndexCrop
+from .warp import INDEX_CROP, Crop, Crops, IndexCrop
 
 WILDS = frozenset(s for s in SYMBOLS if s.startswith("wild"))
 NONE = SYMBOLS.index("none")
@@ -60,7 +60,7 @@ class Reader:
         self.face_net = session(Path(face_path), threads)
         self.index_net = session(Path(index_path), threads)
         side = self.index_net.get_inputs()[0].shape[-1]
-        self.index_size = side if isinstance(side, int) else 48     # the square crop it reads
+        self.index_size = side if isinstance(side, int) else INDEX_CROP     # the square crop it reads
         self.colors, self.turns = tuple(colors), int(turns)
         self.mask = np.array([allowed is None or s in allowed or s == "none" for s in SYMBOLS])
 
@@ -68,13 +68,20 @@ class Reader:
         return softmax(np.where(self.mask, logits, -np.inf))
 
     def face_probs(self, crops: list[Crop]) -> np.ndarray:
+        """Each face's symbol probabilities; a face the frame cuts is read both ways round and
+        named by the way that looks more like a card's face (less "none")."""
         if not crops:
             return np.zeros((0, len(SYMBOLS)), np.float32)
-        x = np.stack([c.pixels for c in crops])
+        turned = [k for k, c in enumerate(crops) if c.turned is not None]
+        x = np.stack([c.pixels for c in crops] + [crops[k].turned for k in turned])
         views = np.concatenate([x, x[:, ::-1, ::-1]])
         t = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
         logits = self.face_net.run(None, {self.face_net.get_inputs()[0].name: t})[0]
-        return self._masked(logits.reshape(2, len(crops), -1).mean(0))
+        probs = self._masked(logits.reshape(2, len(x), -1).mean(0))
+        for j, k in enumerate(turned, start=len(crops)):
+            if probs[j, NONE] < probs[k, NONE]:
+                probs[k] = probs[j]
+        return probs
 
     def index_probs(self, crops: list[IndexCrop]) -> np.ndarray:
         if not crops:
