@@ -118,24 +118,6 @@ def test_warp_reads_a_face_the_frame_cuts_from_what_is_visible():
     assert px.shape == (96, 64, 3) and (px[30:-5, 5:-5] == (255, 0, 0)).all()
 
 
-def test_a_face_the_frame_cuts_is_also_cut_out_a_quarter_turn_round():
-    # the middle of a card held close to the lens: a band wider than tall, its top and bottom beyond
-    # the frame; the card is upright (its long side vertical), so the part in view is read either way
-    img = np.zeros((200, 300, 3), np.uint8)
-    img[:, 60:240] = 255                                      # the card's white across the middle
-    band = np.float32([[0, 0], [300, 0], [300, 200], [0, 200]])
-    crop = warp(img, Found([face(band)], [])).faces[0]
-    assert crop.turned is not None and crop.turned.shape == crop.pixels.shape == (96, 64, 3)
-    # one way the card's white runs across the crop (the frame's width down its long side), the
-    # other way along it (the frame's width across it, as the card stands)
-    rows, cols = ((c[:, :, 0] > 200).mean(1) for c in (crop.pixels, crop.turned))
-    assert rows.std() > 0.4 and cols.std() < 0.05
-    rows, cols = ((c[:, :, 0] > 200).mean(0) for c in (crop.pixels, crop.turned))
-    assert rows.std() < 0.05 and cols.std() > 0.4
-    inside = warp(img, Found([face(np.float32([[100, 50], [160, 50], [160, 150], [100, 150]]))], [])).faces[0]
-    assert inside.turned is None                              # a face inside the frame: one way
-
-
 def test_cut_faces_are_taught_turned_as_the_card_is():
     from companion.vision.outline import along
     card = cv2.boxPoints(((320.0, 240.0), (600.0, 930.0), 10.0))     # a card turned 10 degrees, larger than the frame
@@ -144,19 +126,6 @@ def test_cut_faces_are_taught_turned_as_the_card_is():
     assert np.hypot(*(q[1] - q[0])) == pytest.approx(600, abs=1)      # the crop's top edge: across the card
     whole = along(card, card)
     assert np.hypot(*(whole[1] - whole[0])) == pytest.approx(600, abs=1)
-
-
-@needs_model
-def test_a_cut_face_is_named_by_the_way_round_that_shows_a_card():
-    p = Recognizer("classic")
-    img = on_table(Card("blue", "7"), Style(), 240)
-    found = p.find(img)
-    card = p.read.face_probs(warp(img, found).faces)[0]
-    blank = np.full((96, 64, 3), 90, np.uint8)                # a table: no card
-    real = warp(img, found).faces[0]
-    probs = p.read.face_probs([Crop(real.face, blank, real.pixels), Crop(real.face, real.pixels, blank)])
-    assert SYMBOLS[int(probs[0].argmax())] == SYMBOLS[int(probs[1].argmax())] == "7"
-    assert np.allclose(probs[0], card, atol=1e-5)
 
 
 def test_warp_cuts_each_index_square_at_the_classifiers_size():

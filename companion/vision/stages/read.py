@@ -68,20 +68,13 @@ class Reader:
         return softmax(np.where(self.mask, logits, -np.inf))
 
     def face_probs(self, crops: list[Crop]) -> np.ndarray:
-        """Each face's symbol probabilities; a face the frame cuts is read both ways round and
-        named by the way that looks more like a card's face (less "none")."""
         if not crops:
             return np.zeros((0, len(SYMBOLS)), np.float32)
-        turned = [k for k, c in enumerate(crops) if c.turned is not None]
-        x = np.stack([c.pixels for c in crops] + [crops[k].turned for k in turned])
+        x = np.stack([c.pixels for c in crops])
         views = np.concatenate([x, x[:, ::-1, ::-1]])
         t = np.ascontiguousarray(views.transpose(0, 3, 1, 2)).astype(np.float32) / 255
         logits = self.face_net.run(None, {self.face_net.get_inputs()[0].name: t})[0]
-        probs = self._masked(logits.reshape(2, len(x), -1).mean(0))
-        for j, k in enumerate(turned, start=len(crops)):
-            if probs[j, NONE] < probs[k, NONE]:
-                probs[k] = probs[j]
-        return probs
+        return self._masked(logits.reshape(2, len(crops), -1).mean(0))
 
     def index_probs(self, crops: list[IndexCrop]) -> np.ndarray:
         if not crops:
