@@ -2,7 +2,8 @@
 would find it (`jittered_rect`), named by its symbol, and rectangles holding no face-up card
 ("none"); `python -m companion.vision.dataset cards` writes it. A card the frame cuts is cut out
 as much of it as is in view, turned as the card is (`outline.along`: its long side up, though the
-part in view may be wider than tall), as the warp stage reads such a face one way or the other."""
+part in view may be wider than tall). The warp stage, which cannot see the card's sides, turns the
+part in view by its own long side: where that is the card's short side, the two differ."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -4,9 +4,7 @@ of the room's light, from the found cards' white print, for the read stage to un
 names a colour (a warm bulb turns the white orange and a blue ink purple).
 
 A face the frame's edge cuts is still a face: the pixels beyond the edge repeat the edge's, and
-the reader reads what is visible. (Reading such a face a quarter turn round as well, the way
-less like no card, read 2.7 points more cards held close to the lens but 5.3 points fewer of the
-Roboflow photos' faces at the photo's edge: it went.)"""
+the reader reads what is visible (`ablation.md`: reading it a quarter turn round as well did not pay)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
