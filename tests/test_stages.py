@@ -118,16 +118,6 @@ def test_warp_reads_a_face_the_frame_cuts_from_what_is_visible():
     assert px.shape == (96, 64, 3) and (px[30:-5, 5:-5] == (255, 0, 0)).all()
 
 
-def test_cut_faces_are_taught_turned_as_the_card_is():
-    from companion.vision.outline import along
-    card = cv2.boxPoints(((320.0, 240.0), (600.0, 930.0), 10.0))     # a card turned 10 degrees, larger than the frame
-    band = cv2.boxPoints(((320.0, 240.0), (600.0, 300.0), 10.0))     # the part in view: wider than tall
-    q = along(band, card)
-    assert np.hypot(*(q[1] - q[0])) == pytest.approx(600, abs=1)      # the crop's top edge: across the card
-    whole = along(card, card)
-    assert np.hypot(*(whole[1] - whole[0])) == pytest.approx(600, abs=1)
-
-
 def test_warp_cuts_each_index_square_at_the_classifiers_size():
     img = np.zeros((300, 400, 3), np.uint8)
     img[100:140, 200:230] = (0, 255, 0)                      # an index 30 wide, 40 tall

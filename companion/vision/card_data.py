@@ -1,9 +1,9 @@
 """The face reader's data: every face-up card of a synthetic scene cut out upright as the finder
 would find it (`jittered_rect`), named by its symbol, and rectangles holding no face-up card
 ("none"); `python -m companion.vision.dataset cards` writes it. A card the frame cuts is cut out
-as much of it as is in view, turned as the card is (`outline.along`: its long side up, though the
-part in view may be wider than tall). The warp stage, which cannot see the card's sides, turns the
-part in view by its own long side: where that is the card's short side, the two differ."""
+as much of it as is in view, turned as the warp stage turns it (`outline.card_crop`: the part in
+view's own long side up, which is the card's short side where the middle of a card held close to
+the lens fills the frame), so that the reader learns the crops it will be given."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from .dataset import _check_kinds, _scene_size, _write_rows, labelled_outlines
-from .outline import OutlineFinder, along, card_crop, quad_crop, quad_iou, quad_overlap
+from .outline import OutlineFinder, card_crop, quad_iou, quad_overlap
 from .synth import make_scene
 
 
@@ -61,7 +61,7 @@ def _write_cards(args):
     labelled = labelled_outlines(sc.outlines, w, h)
     for k, (o, cls, quad) in enumerate(labelled):
         name = f"s{seed:08d}_{k}.png"
-        cv2.imwrite(str(out / name), quad_crop(sc.image, along(jittered_rect(quad, rng), o.quad)))
+        cv2.imwrite(str(out / name), card_crop(sc.image, jittered_rect(quad, rng)))
         rows.append(_card_row(name, sc, o, cls, seed, "truth"))
     if finder:
         # the finder's own outlines, rough as they come: each names the card it overlaps most
@@ -72,14 +72,12 @@ def _write_cards(args):
             if best >= 0 and ious[best] >= FINDER_MATCH:
                 o, cls, _ = labelled[best]
                 rows.append(_card_row(name, sc, o, cls, seed, "finder"))
-                crop = quad_crop(sc.image, along(f.quad, o.quad))
             elif all(quad_iou(f.quad, np.float32(o.quad)) < FINDER_NONE for o in sc.outlines):
                 rows.append({"file": name, "symbol": "none", "color": None, "cls": "none", "seed": seed,
                              "deck": sc.deck, "src": "finder"})
-                crop = card_crop(sc.image, f.quad)
             else:
                 continue
-            cv2.imwrite(str(out / name), crop)
+            cv2.imwrite(str(out / name), card_crop(sc.image, f.quad))
     # a turned rectangle of a card's size that holds no face-up card: the table, a back, a hand
     side = min(w, h) * rng.uniform(0.18, 0.75)
     box = ((rng.uniform(0, w), rng.uniform(0, h)), (side * 0.64, side), rng.uniform(0, 180))

@@ -172,19 +172,6 @@ def card_crop(image: np.ndarray, quad: np.ndarray, size: tuple = CARD_CROP) -> n
     return quad_crop(image, upright(quad), size)
 
 
-def along(quad: np.ndarray, card: np.ndarray) -> np.ndarray:
-    """`quad`'s corners in the order that crops it with `card`'s long side up (`card`: the whole
-    card's outline): for the part of a card the frame cuts, whose own long side may be the card's
-    short one (the middle of a card held close to the lens), the crop is turned as the card is."""
-    q, c = upright(quad), upright(card)
-    long_side = c[3] - c[0]
-    first = q[1] - q[0]
-    # the crop's top edge runs along q[0] -> q[1]: it must lie across the card's long side
-    if abs(float(np.dot(first, long_side))) > abs(float(first[0] * long_side[1] - first[1] * long_side[0])):
-        q = np.roll(q, -1, axis=0)
-    return q
-
-
 def quad_crop(image: np.ndarray, q: np.ndarray, size: tuple = CARD_CROP) -> np.ndarray:
     """The pixels inside the quad `q` (corners clockwise from the one drawn top-left) at `size`."""
     q = np.float32(q)
