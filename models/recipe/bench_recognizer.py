@@ -347,7 +347,8 @@ def main(argv=None) -> int:
     ap.add_argument("--per-face", type=int, default=0, metavar="N",
                     help="also N photos of every face of every deck in every print design: a table by face")
     ap.add_argument("--close", type=int, default=0, metavar="N",
-                    help="also N photos of one card held close to the lens (0.9-2.2 times the frame's height, cut by it)")
+                    help="also N photos of one card held close to the lens (%g-%g times the frame's height, cut by it)"
+                    % CLOSE_HEIGHTS)
     ap.add_argument("--small", type=int, default=0,
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
     ap.add_argument("--tilted", type=int, default=0,
