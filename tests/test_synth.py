@@ -591,6 +591,24 @@ def test_card_reader_crops_are_the_same_for_a_seed_and_name_each_outlines_card(t
     assert all(r["symbol"] == "none" and r["color"] is None for r in a if r["cls"] == "none")
 
 
+def test_card_reader_crops_of_a_leaning_camera_are_cut_from_the_scene_it_sees(tmp_path):
+    import json
+    from companion.vision.card_data import write_cards
+    from companion.vision.dataset import labelled_outlines
+    level = json.loads(write_cards(tmp_path / "l", count=3, first_seed=7_000_000, procs=1, kinds=("pile",)).read_text())
+    steep = json.loads(write_cards(tmp_path / "s", count=3, first_seed=7_000_000, procs=1, kinds=("pile",),
+                                   tilt=60).read_text())
+    for seed in range(7_000_000, 7_000_003):
+        sc = make_scene(seed, size=((416, 416), (416, 416), (480, 360), (320, 320))[seed % 4], kind="pile",
+                        min_index=0.3, tilt=60)
+        h, w = sc.image.shape[:2]
+        want = [(str(o.card.symbol), cls) for o, cls, _ in labelled_outlines(sc.outlines, w, h)]
+        assert [(r["symbol"], r["cls"]) for r in steep if r["seed"] == seed and r["cls"] != "none"] == want
+    same = [r["file"] for r in steep if r["file"] in {q["file"] for q in level}]
+    assert same and not all(np.array_equal(cv2.imread(str(tmp_path / "l" / f)), cv2.imread(str(tmp_path / "s" / f)))
+                            for f in same)
+
+
 def test_card_reader_crops_of_the_finders_own_outlines_name_the_card_each_overlaps(tmp_path):
     import json
     from companion.vision.card_data import FINDER_MATCH, write_cards

@@ -169,6 +169,13 @@ def test_card_reader_recipe_trains_and_exports_onnx_the_run_time_reader_reads(tm
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert "widening" in out.stdout and "from width 16 to 24" in out.stdout
     assert before.split(": ", 1)[1] in out.stdout      # the widened net reads the crops as the narrow one did
+    # continued from the wide one's weights, it stays as wide without being told
+    out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
+                          "--epochs", "1", "--batch", "8", "--init", str(tmp_path / "cr4.pt"),
+                          "--out", str(tmp_path / "cr5")], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0 and "widening" not in out.stdout, out.stdout[-2000:] + out.stderr[-3000:]
+    import torch
+    assert torch.load(tmp_path / "cr5.pt", map_location="cpu")["features.0.0.weight"].shape[0] == 24
     # no crops: a clear error, not a crash
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "cards.json").write_text("[]")

@@ -416,7 +416,7 @@ def main(argv=None):
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         from .card_data import write_cards
         print(write_cards(Path(a.out), a.count, seed, a.procs, tuple(a.kinds), fonts, tuple(a.shapes), a.themed,
-                          a.hands, RARE if a.rare else (), a.finder, tuple(a.heights)))
+                          a.hands, RARE if a.rare else (), a.finder, tuple(a.heights), a.tilt))
     elif a.what == "outlines":
         print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                     a.tilt, tuple(a.kinds), a.hands, a.squash))

@@ -17,7 +17,7 @@ look-alike by seed; ``--first-seed`` moves the piles to another seed range, such
   colours, which are all the shared scorer knows; only the scenes of decks printed in them);
 - with --small N, the same on N piles of small cards (7-18% of the frame's height: a camera far
   from the table, a wide photo) at 640x480 and at 1600x1200 (seeds 9,650,000..); with --tilted N,
-  on N piles seen by a camera leaning up to 45 degrees from overhead (seeds 9,750,000..);
+  on N piles seen by a camera leaning up to 45 degrees (--tilt-max) from overhead (seeds 9,750,000..);
 - with --singles N, N photos of one card each, as the shared scorer judges the top card (seeds
   9,870,000..: overhead at 640x480; 9,880,000..: a phone at 1280x960 leaning up to 30 degrees):
   the card read right, by how much of it is in view (whole, three quarters or more, less); with
@@ -352,7 +352,9 @@ def main(argv=None) -> int:
     ap.add_argument("--small", type=int, default=0,
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
     ap.add_argument("--tilted", type=int, default=0,
-                    help="also N piles seen by a camera leaning up to 45 degrees from overhead (a phone at an angle)")
+                    help="also N piles seen by a camera leaning up to --tilt-max degrees from overhead (a phone at an angle)")
+    ap.add_argument("--tilt-max", type=float, default=45.0, metavar="DEG",
+                    help="the most the --tilted camera leans (the same seeds: 60 sees the same piles more steeply)")
     ap.add_argument("--singles", type=int, default=0,
                     help="also N photos of one card, overhead at 640x480 and by a leaning phone at 1280x960")
     ap.add_argument("--unseen-fonts", type=int, default=0, metavar="N",
@@ -423,7 +425,7 @@ def main(argv=None) -> int:
     if a.piles:
         res["piles"] = piles(which, a.piles, deck_name, first=a.first_seed, misses=misses)
     if a.tilted:      # seeds 9,750,000..
-        res["tilted_camera"] = piles(which, a.tilted, deck_name, first=SEEDS["bench"] + 750_000, tilt=45.0,
+        res["tilted_camera"] = piles(which, a.tilted, deck_name, first=SEEDS["bench"] + 750_000, tilt=a.tilt_max,
                                      misses=misses)
     for size in ((640, 480), (1600, 1200)) if a.small else ():
         # small cards: a camera far from the table, a wide photo (seeds 9,650,000..)

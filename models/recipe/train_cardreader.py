@@ -179,7 +179,8 @@ def main(argv=None) -> int:
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--width", type=int, default=16)
+    ap.add_argument("--width", type=int, default=None,
+                    help="the network's first layer's channels (16 without --init; default: the --init weights' own)")
     ap.add_argument("--init", default=None, help="continue from these weights (.pt)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--limit", type=int, default=0, help="use only this many crops (a smoke run)")
@@ -217,9 +218,10 @@ def main(argv=None) -> int:
     hidden = np.array([r.get("cls") == "card" and r.get("parts", 1) < 0.75 for r in rows])
     real = np.array([str(r.get("src", "")).startswith("roboflow") for r in rows])     # `recipe real-faces`
     rng = np.random.default_rng(1)
+    state = torch.load(a.init, map_location="cpu") if a.init else None
+    a.width = a.width or (width_of(state) if state else 16)
     model = CardNet(width=a.width)
-    if a.init:
-        state = torch.load(a.init, map_location="cpu")
+    if state:
         if width_of(state) != a.width:
             print(f"widening {a.init} from width {width_of(state)} to {a.width}", flush=True)
             state = widen(state, a.width)
