@@ -62,6 +62,20 @@ def test_the_lookalike_benchmark_starts_at_the_seed_asked(monkeypatch, capsys, a
     assert json.loads(capsys.readouterr().out)["lookalikes"]["n"] == 3
 
 
+@pytest.mark.parametrize("args,tilt", [([], 45.0), (["--tilt-max", "60"], 60.0)])
+def test_the_tilted_piles_lean_as_far_as_asked(monkeypatch, capsys, args, tilt, models_script):
+    br = models_script("bench_recognizer")
+    asked = []
+    monkeypatch.setattr(br, "Recognizer", lambda *a, **k: object())     # (never asked to read)
+    monkeypatch.setattr(br, "piles", lambda rec, n, deck, first=0, tilt=0.0, misses=None, **k:
+                        asked.append((n, first, tilt)) or {"n": n})
+    assert br.main(["--piles", "0", "--negatives", "0", "--latency", "0", "--tilted", "4", *args]) == 0
+    assert asked == [(4, 9_750_000, tilt)]
+    with pytest.raises(SystemExit):
+        br.main(["--piles", "0", "--negatives", "0", "--latency", "0", "--tilted", "4", "--tilt-max", "90"])
+    assert "--tilt-max must be" in capsys.readouterr().err
+
+
 def test_the_stretch_benchmark_stretches_only_the_photo(models_script):
     # a 4:3 photo exported square (--stretch 4/3) and a portrait one (0.75): the same scene, only
     # its picture's height changed

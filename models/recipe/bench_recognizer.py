@@ -404,6 +404,8 @@ def main(argv=None) -> int:
         ap.error("--stretch must be from 0.5 to 2")
     if not 0.0 <= a.faded < 1.0:
         ap.error("--faded must be at least 0 and under 1")
+    if not 0.0 <= a.tilt_max < 90.0:
+        ap.error("--tilt-max must be at least 0 and under 90 degrees")
     global make_scene
     if a.faded:
         make_scene = functools.partial(make_scene, faded=a.faded)
