@@ -8,6 +8,13 @@ from companion.vision.stages import Face, Found, Index, Readings
 from companion.vision.synth import make_scene
 
 
+def dataset_folders(folder):
+    """A finder dataset's empty images/ and labels/ folders, train and val."""
+    for split in ("train", "val"):
+        (folder / "images" / split).mkdir(parents=True)
+        (folder / "labels" / split).mkdir(parents=True)
+
+
 def test_a_scene_labels_its_uncovered_faces_and_every_index_in_view(models_script):
     fd = models_script("finder_data")
     sc = make_scene(640_003, size=(416, 416), kind="pile")
@@ -77,12 +84,10 @@ def test_a_box_overlaps_by_its_shared_area_over_both(models_script):
 
 def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_view(models_script, tmp_path):
     fd = models_script("finder_data")
-    for split in ("train", "val"):
-        (tmp_path / "images" / split).mkdir(parents=True)
-        (tmp_path / "labels" / split).mkdir(parents=True)
+    dataset_folders(tmp_path)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0))
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0))
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -98,12 +103,10 @@ def test_small_scenes_show_cards_a_camera_far_away_sees(models_script, tmp_path)
     heights = {}
     for small in (0.0, 1.0):
         folder = tmp_path / str(small)
-        for split in ("train", "val"):
-            (folder / "images" / split).mkdir(parents=True)
-            (folder / "labels" / split).mkdir(parents=True)
+        dataset_folders(folder)
         faces = []
         for seed in range(640_000, 640_012):
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, small))
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, small, 0.0))
             rows = np.float32([line.split() for line in
                                (folder / "labels" / "val" / f"s{seed:08d}.txt").read_text().splitlines()]).reshape(-1, 9)
             quads = rows[rows[:, 0] == fd.CARD][:, 1:].reshape(-1, 4, 2)
@@ -115,11 +118,9 @@ def test_small_scenes_show_cards_a_camera_far_away_sees(models_script, tmp_path)
 def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_path):
     fd = models_script("finder_data")
     for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
-        for split in ("train", "val"):
-            (folder / "images" / split).mkdir(parents=True)
-            (folder / "labels" / split).mkdir(parents=True)
+        dataset_folders(folder)
         for seed in range(640_000, 640_004):
-            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0))
     cuts = []
     for seed in range(640_000, 640_004):
         name = f"s{seed:08d}"
@@ -130,3 +131,18 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
         ratio = lit / plain
         cuts.append(ratio.min() / ratio.max())       # one end of the spectrum is cut
     assert max(cuts) < 0.99 and min(cuts) < 0.8
+
+
+def test_sunburst_scenes_are_the_same_scenes_printed_in_the_sunburst_design(models_script, tmp_path):
+    fd = models_script("finder_data")
+    for share, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "sun")):
+        dataset_folders(folder)
+        for seed in range(640_000, 640_003):
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, share))
+    for seed in range(640_000, 640_003):
+        name = f"s{seed:08d}"
+        assert (tmp_path / "plain" / "labels" / "val" / f"{name}.txt").read_text() == \
+            (tmp_path / "sun" / "labels" / "val" / f"{name}.txt").read_text()
+        plain, sun = (cv2.imread(str(tmp_path / f / "images" / "val" / f"{name}.jpg")).astype(int)
+                      for f in ("plain", "sun"))
+        assert (np.abs(plain - sun).sum(-1) > 60).mean() > 0.002      # the cards printed otherwise

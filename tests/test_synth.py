@@ -660,3 +660,29 @@ def test_a_scene_can_be_printed_in_one_design_and_stays_the_same_otherwise():
     classic = make_scene(9_990_001, size=(160, 120), kind="single", design="classic")
     assert flat == make_scene(9_990_001, size=(160, 120), kind="single", design="flat")
     assert not np.array_equal(flat.image, classic.image)
+
+
+def test_the_sunburst_print_is_drawn_only_when_asked_for_and_leaves_other_draws_alone():
+    # a seed's deck is what it was before the sunburst print existed unless a share asks for it
+    assert Style.random(np.random.default_rng(9), "sunburst").design == "sunburst"
+    kind = dict(size=(320, 240), kind="single")
+    plain, sun = make_scene(41, **kind), make_scene(41, **kind, sunburst=1.0)
+    assert make_scene(41, **kind, sunburst=0.0) == plain
+    assert sun == make_scene(41, **kind, sunburst=1.0)
+    assert [l.card for l in sun.labels] == [l.card for l in plain.labels]      # the same cards, printed otherwise
+    assert not np.array_equal(sun.image, plain.image)
+
+
+def test_the_sunburst_print_has_a_big_number_on_a_white_half_disc_of_rays():
+    style = Style.random(np.random.default_rng(10), "sunburst")
+    modern = Style.random(np.random.default_rng(10), "modern")
+    face = render_card(Card.parse("blue 7"), style)
+    x1, y1, x2, y2 = face.centre
+    m = render_card(Card.parse("blue 7"), modern).centre
+    assert (x2 - x1) > 1.2 * (m[2] - m[0])                       # bigger than the recent circle's number
+    img = face.image.astype(int)
+    white = (np.abs(img - np.array(style.white)).sum(-1) < 40)
+    rows = white[int(CARD_H * 0.45): int(CARD_H * 0.62)]          # the disc's straight side is wide and white
+    assert rows[:, : CARD_W // 5].mean() > 0.2 or rows[:, -CARD_W // 5:].mean() > 0.2
+    tint = (np.abs(img - np.array(style.white)).sum(-1) > 40) & (np.abs(img - np.array(style.inks["blue"])).sum(-1) > 60)
+    assert tint[int(CARD_H * 0.35): int(CARD_H * 0.62)].mean() > 0.05     # rays: pale tints, neither white nor the ink

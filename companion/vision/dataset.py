@@ -392,6 +392,9 @@ def main(argv=None):
     ap.add_argument("--themed", type=float, default=0.0, metavar="SHARE",
                     help="this share of the decks print a picture in every coloured card's middle (crops; "
                          "the picture's parts are \"none\" crops)")
+    ap.add_argument("--sunburst", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the decks are printed in the sunburst design: a big number on a white "
+                         "half-disc of rays (cards)")
     ap.add_argument("--min-index", type=float, default=MIN_INDEX, metavar="SHARE",
                     help="label a corner index when this share of it is in view (crops; lower: corners half "
                          "under a finger)")
@@ -400,6 +403,8 @@ def main(argv=None):
         ap.error(f"--min-index is a share of a corner index, above 0 and at most 1 (got {a.min_index})")
     if not 0 <= a.themed <= 1:
         ap.error(f"--themed is a share of the decks, from 0 to 1 (got {a.themed})")
+    if not 0 <= a.sunburst <= 1:
+        ap.error(f"--sunburst is a share of the decks, from 0 to 1 (got {a.sunburst})")
     if not 0 <= a.frame_cuts <= 1:
         ap.error(f"--frame-cuts is a share of the centre symbols, from 0 to 1 (got {a.frame_cuts})")
     if not 0 <= a.soft <= 1:
@@ -416,7 +421,7 @@ def main(argv=None):
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         from .card_data import write_cards
         print(write_cards(Path(a.out), a.count, seed, a.procs, tuple(a.kinds), fonts, tuple(a.shapes), a.themed,
-                          a.hands, RARE if a.rare else (), a.finder, tuple(a.heights), a.tilt))
+                          a.hands, RARE if a.rare else (), a.finder, tuple(a.heights), a.tilt, a.sunburst))
     elif a.what == "outlines":
         print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                     a.tilt, tuple(a.kinds), a.hands, a.squash))

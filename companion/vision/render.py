@@ -25,7 +25,12 @@ from ..cards import Card
 from .glyphs import little_card, symbol_mask, text_mask
 
 CARD_W, CARD_H = 200, 300
-DESIGNS = ("classic", "modern", "flat")
+# The print designs: the classic tilted oval, the recent deck's white circle, a flat print with no
+# white middle, and the sunburst print (a big number on a white half-disc of rays). A seed draws
+# one of the first three; the sunburst print is drawn by a scene's ``sunburst`` share
+# (`synth.make_scene`), from its own stream, so that every seed's scene stays what it was.
+DESIGNS = ("classic", "modern", "flat", "sunburst")
+SEEDED = 3
 
 # BGR printing colours per colour name; a scene jitters them. The hues match what a camera sees
 # on real cards (`python models/recipe hues`): a golden yellow (hue 23; never lime), and a green that is
@@ -74,6 +79,8 @@ class Style:
     underline_69: bool = True
     shapes: int = 0               # how the action symbols and wild centres are drawn (`SHAPES`)
     theme: int = -1               # a themed deck's picture seed (`_picture`); -1: no pictures
+    rays: int = 14                # the sunburst print: rays in its half-disc
+    dome: bool = True             # the sunburst print: the half-disc's round side up (else down)
 
     @classmethod
     def random(cls, rng: np.random.Generator, design: str | None = None, fonts: tuple = (),
@@ -84,7 +91,7 @@ class Style:
         `shape_share` of the decks instead of the classic deck's; `themed`: the share of decks
         with a picture in every coloured card's middle (`theme`). Without them the draws are the
         same as ever."""
-        design = design or DESIGNS[rng.integers(len(DESIGNS))]
+        design = design or DESIGNS[rng.integers(SEEDED)]
         inks = {}
         for name, bgr in INKS.items():
             if name == "green" and design == "classic":   # the classic deck's green is olive
@@ -104,7 +111,18 @@ class Style:
             style.shapes = int(shapes[rng.integers(len(shapes))])
         if themed and rng.random() < themed:
             style.theme = int(rng.integers(1 << 30))
+        if style.design == "sunburst":
+            style.print_sunburst(rng)
         return style
+
+    def print_sunburst(self, rng: np.random.Generator):
+        """This deck printed in the sunburst design (a recent print): a pure green, an outlined
+        big number, a white half-disc of `rays` rays, most often round side up."""
+        self.design = "sunburst"
+        self.inks["green"] = tuple(int(np.clip(v + j, 0, 255)) for v, j in zip(INKS["green"], rng.normal(0, 14, 3)))
+        self.shadow = True
+        self.rays = int(rng.integers(10, 20))
+        self.dome = bool(rng.random() < 0.8)
 
 
 @dataclass
@@ -175,9 +193,35 @@ def _middle_white(img: np.ndarray, style: Style, w: int, h: int, colour, inset: 
                     cv2.LINE_AA)
     elif style.design == "modern":
         cv2.circle(img, (w // 2, h // 2), int(w * (0.37 - inset)), colour, -1, cv2.LINE_AA)
+    elif style.design == "sunburst":
+        img[_half_disc(style, w, h, inset) > 0] = colour
     else:
         return False
     return True
+
+
+def _half_disc(style: Style, w: int, h: int, inset: float = 0.0) -> np.ndarray:
+    """The sunburst print's white half-disc (a mask): as wide as the card's middle, its straight
+    side across the card below the middle (above it where the dome is down)."""
+    m = np.zeros((h, w), np.uint8)
+    r = int(w * (0.46 - inset))
+    cy = int(h * 0.64) if style.dome else int(h * 0.36)
+    start = 180 if style.dome else 0
+    cv2.ellipse(m, (w // 2, cy), (r, r), 0, start, start + 180, 255, -1, cv2.LINE_AA)
+    return m
+
+
+def _sunburst(img: np.ndarray, style: Style, w: int, h: int, body):
+    """Rays over the half-disc: every other one a pale tint of the card's colour."""
+    disc = _half_disc(style, w, h).astype(np.float32) / 255
+    cy = int(h * 0.64) if style.dome else int(h * 0.36)
+    rays = np.zeros((h, w), np.uint8)
+    step = 180.0 / style.rays
+    for k in range(0, style.rays, 2):
+        a0 = (180 if style.dome else 0) + k * step
+        cv2.ellipse(rays, (w // 2, cy), (w, w), 0, a0, a0 + step, 255, -1, cv2.LINE_AA)
+    a = (rays.astype(np.float32) / 255 * disc)[..., None] * 0.35
+    img[:] = img * (1 - a) + np.float32(body) * a
 
 
 def _picture(img: np.ndarray, card: Card, style: Style, w: int, h: int):
@@ -240,6 +284,10 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
         csize, ccol = int(w * 0.62), body
     elif style.design == "modern":
         csize, ccol = int(w * 0.52), body
+    elif style.design == "sunburst":      # the big number over the rays and the card's colour
+        csize, ccol = int(w * 0.7), body
+        if not card.is_wild:
+            _sunburst(img, style, w, h, body)
     else:  # flat: symbol straight on the body, white
         csize, ccol = int(w * 0.62), style.white
     if card.is_wild:
@@ -273,6 +321,8 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
                style.white if style.design == "flat" else body, shadow=True)
     else:
         mask = symbol_mask(sym, csize, style, index=False)
+        if style.design == "sunburst":     # a white keyline round the number, where it leaves the disc
+            _stamp(img, cv2.dilate(mask, np.ones((9, 9), np.uint8)), cx0, cy0, style.white, shadow=False)
         _stamp(img, mask, cx0, cy0, ccol, shadow=style.shadow and style.design != "flat")
     centre = (cx0 + csize * 0.05, cy0 + csize * 0.05, cx0 + csize * 0.95, cy0 + csize * 0.95)
     if (style.design == "classic" or style.theme >= 0) and sym not in ("wild", "wild_seinfeld", "wild_draw_four"):

@@ -401,7 +401,8 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
                heights: tuple = (0.18, 0.75), tilt: float = 0.0, fonts: tuple = (),
                font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
                themed: float = 0.0, faded: float = 0.0, hands: float | None = None,
-               cut_labels: bool = False, min_index: float = MIN_INDEX, design: str | None = None) -> Scene:
+               cut_labels: bool = False, min_index: float = MIN_INDEX, design: str | None = None,
+               sunburst: float = 0.0) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
@@ -417,12 +418,16 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     symbol or an uncovered face that the frame's edge cuts (`CUT_CENTRE`, `CUT_FACE`);
     ``min_index`` is the least share of a corner index that must be in view for it to be labelled
     (lower for classifier crops of corners half under a finger); ``design`` prints every card in
-    that design (`render.DESIGNS`; None: one drawn by the seed)."""
+    that design (`render.DESIGNS`; None: one drawn by the seed); ``sunburst`` the share of decks
+    printed in the sunburst design (`Style.print_sunburst`)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
     style = Style.random(rng, design=design, fonts=fonts, font_share=font_share, shapes=shapes, shape_share=shape_share,
                          themed=themed)
+    aside = np.random.default_rng([seed, 19])      # its own stream: the scene's other draws stay as they were
+    if sunburst and aside.random() < sunburst:
+        style.print_sunburst(aside)
     if faded:
         style.inks = {name: fade(bgr, faded) for name, bgr in style.inks.items()}
     w, h = size

@@ -85,14 +85,14 @@ SMALL_HEIGHTS = (0.05, 0.18)
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far = args
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst = args
     kind = kinds[seed % len(kinds)] if kinds else None
     near = np.random.default_rng([seed, 11]).random() < close      # its own stream: the other scenes stay as they were
     light = np.random.default_rng([seed, 13])                      # so is the lamp's
     small = not near and np.random.default_rng([seed, 17]).random() < far      # and the distance's
     heights = CLOSE_HEIGHTS if near else SMALL_HEIGHTS if small else None
     sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
-                    cut_labels=True, **({"heights": heights} if heights else {}))
+                    cut_labels=True, sunburst=sunburst, **({"heights": heights} if heights else {}))
     image = lamp(sc.image, light) if light.random() < lit else sc.image
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
@@ -179,6 +179,8 @@ def main(argv=None) -> int:
                     help="the share of scenes whose cards are small (5-18%% of the frame's height: a camera far away)")
     ap.add_argument("--lamp", type=float, default=0.0,
                     help="the share of scenes and Roboflow photos under a strong lamp (a bulb's orange to a shade's blue)")
+    ap.add_argument("--sunburst", type=float, default=0.0,
+                    help="the share of decks printed in the sunburst design (a big number on a white half-disc of rays)")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
     ap.add_argument("--roboflow-share", type=float, default=0.6)
     ap.add_argument("--procs", type=int, default=2)
@@ -189,7 +191,7 @@ def main(argv=None) -> int:
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small)
+    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):
