@@ -205,21 +205,29 @@ def _half_disc(style: Style, w: int, h: int, inset: float = 0.0) -> np.ndarray:
     side across the card below the middle (above it where the dome is down)."""
     m = np.zeros((h, w), np.uint8)
     r = int(w * (0.46 - inset))
-    cy = int(h * 0.64) if style.dome else int(h * 0.36)
-    start = 180 if style.dome else 0
-    cv2.ellipse(m, (w // 2, cy), (r, r), 0, start, start + 180, 255, -1, cv2.LINE_AA)
+    cv2.ellipse(m, (w // 2, _disc_y(style, h)), (r, r), 0, _disc_start(style), _disc_start(style) + 180, 255, -1,
+                cv2.LINE_AA)
     return m
+
+
+def _disc_y(style: Style, h: int) -> int:
+    """The sunburst half-disc's straight side, across the card."""
+    return int(h * 0.64) if style.dome else int(h * 0.36)
+
+
+def _disc_start(style: Style) -> int:
+    """The angle (OpenCV's, clockwise from the right) where the half-disc's arc starts."""
+    return 180 if style.dome else 0
 
 
 def _sunburst(img: np.ndarray, style: Style, w: int, h: int, body):
     """Rays over the half-disc: every other one a pale tint of the card's colour."""
     disc = _half_disc(style, w, h).astype(np.float32) / 255
-    cy = int(h * 0.64) if style.dome else int(h * 0.36)
     rays = np.zeros((h, w), np.uint8)
     step = 180.0 / style.rays
     for k in range(0, style.rays, 2):
-        a0 = (180 if style.dome else 0) + k * step
-        cv2.ellipse(rays, (w // 2, cy), (w, w), 0, a0, a0 + step, 255, -1, cv2.LINE_AA)
+        a0 = _disc_start(style) + k * step
+        cv2.ellipse(rays, (w // 2, _disc_y(style, h)), (w, w), 0, a0, a0 + step, 255, -1, cv2.LINE_AA)
     a = (rays.astype(np.float32) / 255 * disc)[..., None] * 0.35
     img[:] = img * (1 - a) + np.float32(body) * a
 
