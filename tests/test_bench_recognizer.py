@@ -76,6 +76,18 @@ def test_the_tilted_piles_lean_as_far_as_asked(monkeypatch, capsys, args, tilt, 
     assert "--tilt-max must be" in capsys.readouterr().err
 
 
+
+@pytest.mark.parametrize("args,share", [([], None), (["--sunburst", "1"], 1.0)])
+def test_the_sunburst_option_prints_every_benchmarks_decks_in_the_sunburst_design(monkeypatch, args, share,
+                                                                                   models_script):
+    br = models_script("bench_recognizer")
+    asked = []
+    monkeypatch.setattr(br, "Recognizer", lambda *a, **k: object())     # (never asked to read)
+    monkeypatch.setattr(br, "piles", lambda *a, **k: asked.append(getattr(br.make_scene, "keywords", {}).get("sunburst"))
+                        or {"n": 0})
+    assert br.main(["--piles", "2", "--negatives", "0", "--latency", "0", *args]) == 0
+    assert asked == [share]
+
 def test_the_stretch_benchmark_stretches_only_the_photo(models_script):
     # a 4:3 photo exported square (--stretch 4/3) and a portrait one (0.75): the same scene, only
     # its picture's height changed

@@ -288,14 +288,14 @@ def render_card(card: Card, style: Style, rng: np.random.Generator | None = None
     sym = card.symbol
     # centre
     _middle_white(img, style, w, h, style.white)
+    if style.design == "sunburst" and not card.is_wild:
+        _sunburst(img, style, w, h, body)
     if style.design == "classic":
         csize, ccol = int(w * 0.62), body
     elif style.design == "modern":
         csize, ccol = int(w * 0.52), body
     elif style.design == "sunburst":      # the big number over the rays and the card's colour
         csize, ccol = int(w * 0.7), body
-        if not card.is_wild:
-            _sunburst(img, style, w, h, body)
     else:  # flat: symbol straight on the body, white
         csize, ccol = int(w * 0.62), style.white
     if card.is_wild:
