@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from companion.vision.outline import OutlineFinder
-from companion.vision.runtime import ModelError, letterbox, shrink
+from companion.vision.runtime import ModelError, fitted, letterbox, shrink
 
 
 class _Net:
@@ -34,7 +34,7 @@ def _finder(rows, **kw):
 
 
 def test_a_candidate_comes_back_as_its_turned_rectangle_in_the_images_pixels():
-    # a 640x480 frame letterboxed into 320: scale 0.5, 40 grey rows above
+    # a 640x480 frame letterboxed into a fixed 320 x 320: scale 0.5, 40 grey rows above
     f = _finder([[160, 140, 40, 60, 0.9, 0.05, np.pi / 6]])
     (o,) = f.find(np.zeros((480, 640, 3), np.uint8))
     assert f.net.seen.shape == (1, 3, 320, 320)
@@ -47,12 +47,14 @@ def test_a_candidate_comes_back_as_its_turned_rectangle_in_the_images_pixels():
     assert angle == pytest.approx(30, abs=0.1) or angle == pytest.approx(60, abs=0.1)
 
 
-def test_a_network_of_no_fixed_size_reads_a_frame_padded_only_to_its_stride():
-    # 640x480 into 320 x 256: scale 0.5, 8 grey rows above
-    f = _finder([[160, 140, 40, 60, 0.9, 0.05, 0.0]], stride=32)
+def test_a_network_of_no_fixed_size_reads_a_frame_drawn_to_fill_its_input():
+    # 640x480 into 320 x 224: across scale 0.5, down 224 / 480, no grey rows
+    f = _finder([[160, 140, 40, 56, 0.9, 0.05, 0.0]], stride=32)
     (o,) = f.find(np.zeros((480, 640, 3), np.uint8))
-    assert f.net.seen.shape == (1, 3, 256, 320)
-    assert np.allclose(o.centre, (320, 264), atol=1e-3)
+    assert f.net.seen.shape == (1, 3, 224, 320)
+    assert np.allclose(o.centre, (320, 300), atol=1e-3)
+    sides = sorted(np.hypot(*(o.quad[k] - o.quad[k - 1])) for k in range(4))
+    assert np.allclose(sides, (80, 80, 120, 120), atol=1e-3)
 
 
 def test_weak_and_overlapped_candidates_are_dropped_each_class_on_its_own():
@@ -79,12 +81,15 @@ def test_letterboxing_keeps_the_proportions_and_centres_the_picture():
     assert x[0, :, 16:48].min() == 1.0 and x[0, :, :16].max() < 0.5
 
 
-def test_with_a_stride_the_input_is_only_as_large_as_the_picture_rounded_up():
-    x, s, left, top = letterbox(np.full((480, 640, 3), 255, np.uint8), 320, stride=32)
-    assert x.shape == (1, 3, 256, 320) and s == 0.5 and (left, top) == (0, 8)
-    assert x[0, :, 8:248].min() == 1.0 and x[0, :, :8].max() < 0.5
-    x, s, left, top = letterbox(np.full((4032, 3024, 3), 255, np.uint8), 288, stride=32)
-    assert x.shape == (1, 3, 288, 224) and (left, top) == (4, 0)
+def test_fitted_the_picture_fills_the_input_each_side_the_nearest_multiple_of_the_stride():
+    x, sx, sy = fitted(np.full((480, 640, 3), 255, np.uint8), 320, 32)      # 240 rows: a half, down
+    assert x.shape == (1, 3, 224, 320) and (sx, sy) == (0.5, 224 / 480) and x.min() == 1.0
+    x, sx, sy = fitted(np.full((480, 640, 3), 255, np.uint8), 288, 32)      # 216 rows: up to 224
+    assert x.shape == (1, 3, 224, 288) and (sx, sy) == (0.45, 224 / 480)
+    x, sx, sy = fitted(np.full((4032, 3024, 3), 255, np.uint8), 288, 32)    # a phone held upright
+    assert x.shape == (1, 3, 288, 224) and sx == pytest.approx(224 / 3024)
+    x, sx, sy = fitted(np.full((20, 900, 3), 255, np.uint8), 288, 32)       # a sliver: one stride high
+    assert x.shape == (1, 3, 32, 288)
 
 
 def test_shrinking_averages_fine_print_instead_of_aliasing_it():
@@ -171,32 +176,6 @@ def test_the_face_reader_reads_each_face_both_ways_up(tmp_path):
     assert reader.face_probs([]).shape == (0, len(SYMBOLS))
     with pytest.raises(ModelError, match="missing.onnx"):
         Reader(tmp_path / "missing.onnx", tmp_path / "missing.onnx", ("red",))
-
-
-def _card(image, centre, angle, colour):
-    """Draws a card (white border round a coloured face) at `centre`, turned `angle` degrees; its outline."""
-    quad = cv2.boxPoints((centre, (64, 96), angle)).astype(np.float32)
-    cv2.fillConvexPoly(image, np.int32(np.round(quad)), (245, 245, 245))
-    face = cv2.boxPoints((centre, (54, 86), angle)).astype(np.float32)
-    cv2.fillConvexPoly(image, np.int32(np.round(face)), colour)
-    cv2.ellipse(image, (centre, (30, 50), angle + 30), (250, 250, 250), -1)      # the oval
-    return quad
-
-
-@pytest.mark.parametrize("angle", [0, 20, 65])
-def test_the_card_lying_over_another_shows_its_sides_across_it_and_the_one_beneath_does_not(angle):
-    from companion.vision.outline import edge_across
-    image = np.full((240, 320, 3), (90, 110, 80), np.uint8)
-    under = _card(image, (130, 120), angle, (40, 40, 200))
-    over = _card(image, (180, 135), angle + 35, (200, 120, 30))
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    shown, hidden = edge_across(lab, over, under), edge_across(lab, under, over)
-    assert shown > 3 * max(hidden, 1.0)
-    # a few hundredths of a width out, as the finder puts them: the same
-    rough = over + np.float32([2, -2])
-    assert edge_across(lab, rough, under) > 3 * max(edge_across(lab, under, rough), 1.0)
-    # cards apart cross nowhere
-    assert edge_across(lab, under, under + [200, 0]) is None
 
 
 def test_quad_overlap_and_iou_take_either_winding():

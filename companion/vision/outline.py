@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from .classes import OUTLINE_CLASSES
-from .runtime import letterbox, session
+from .runtime import fitted, letterbox, session
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def _class_names(net) -> tuple:
 
 class OutlineFinder:
     """Runs the exported outline network (its output: centre, size, class scores and turn of
-    each candidate) at `imgsz`, letterboxed as it was trained, and keeps the candidates scoring
+    each candidate) at `imgsz` on the frame's long side, and keeps the candidates scoring
     `conf` or more that no surer one of its class overlaps by `iou` (turned boxes). `classes`: the
     network's class names (the face pipeline's finder has its own, `FINDER_CLASSES`)."""
 
@@ -54,15 +54,20 @@ class OutlineFinder:
         self.net = session(Path(path), threads)
         self.imgsz, self.conf, self.iou = imgsz, conf, iou
         self.classes = tuple(classes) if classes else _class_names(self.net) or OUTLINE_CLASSES
-        # a network exported with no fixed input size reads a frame letterboxed only to a
-        # multiple of its largest stride (32), not to a square
+        # a network exported with no fixed input size reads a frame drawn to fill its input, each
+        # side a multiple of its largest stride (32), not letterboxed to a square
         self.stride = 0 if all(isinstance(d, int) for d in self.net.get_inputs()[0].shape[2:]) else 32
 
     def find(self, image: np.ndarray) -> list[FoundOutline]:
         h, w = image.shape[:2]
         if h == 0 or w == 0:
             return []
-        x, s, left, top = letterbox(image, self.imgsz, stride=self.stride)
+        if self.stride:
+            x, sx, sy = fitted(image, self.imgsz, self.stride)
+            scale, offset = np.float32([sx, sy]), np.float32([0, 0])
+        else:
+            x, s, left, top = letterbox(image, self.imgsz)
+            scale, offset = np.float32([s, s]), np.float32([left, top])
         out = self.net.run(None, {self.net.get_inputs()[0].name: x})[0][0]    # (4 + nc + 1, N)
         nc = len(self.classes)
         if out.shape[0] != 5 + nc:
@@ -79,7 +84,7 @@ class OutlineFinder:
                       float(np.rad2deg(turn[i]))) for i in sel]
             keep = cv2.dnn.NMSBoxesRotated(boxes, conf[sel].tolist(), self.conf, self.iou)
             for k in np.array(keep).reshape(-1):
-                quad = (cv2.boxPoints(boxes[k]) - [left, top]) / s
+                quad = (cv2.boxPoints(boxes[k]) - offset) / scale
                 found.append(FoundOutline(name, quad.astype(np.float32), float(conf[sel[k]])))
         return sorted(found, key=lambda o: -o.score)
 
@@ -99,54 +104,6 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     inter = quad_overlap(a, b)
     union = abs(cv2.contourArea(np.float32(a))) + abs(cv2.contourArea(np.float32(b))) - inter
     return float(inter / union) if union > 0 else 0.0
-
-
-# an outline's edge is looked for across EDGE_BAND of its card's width either side of where the
-# finder put it (the finder's rectangles are a few hundredths of a width out), at EDGE_SAMPLES
-# points along each side; only where the side runs at least EDGE_INSIDE of the other outline's
-# side inside it (shrunk by EDGE_SHRINK: not along the other card's own edge)
-EDGE_BAND, EDGE_STEPS, EDGE_SAMPLES, EDGE_INSIDE, EDGE_SHRINK = 0.08, 13, 40, 0.12, 0.92
-
-
-def edge_across(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> float | None:
-    """How sharply the sides of outline `x` show where they cross outline `y`, in an image in
-    L*a*b* (float): for each side's stretch inside `y` (and inside the frame), the colour across
-    it averaged along it, and that profile's largest step; the mean over the stretches by length.
-    The card lying on top shows its sides across the one beneath (its white border against the
-    other's face); the sides of the one beneath are hidden under the other's face, which prints
-    no straight line along them. None where no side crosses `y` far enough."""
-    x, y = upright(x), np.float32(y)
-    y = y.mean(0) + (y - y.mean(0)) * EDGE_SHRINK
-    poly = y.reshape(-1, 1, 2)
-    h, w = lab.shape[:2]
-    centre = x.mean(0)
-    width = float(min(np.hypot(*(x[1] - x[0])), np.hypot(*(x[2] - x[1]))))
-    t = np.linspace(0, 1, EDGE_SAMPLES)
-    offs = np.linspace(-EDGE_BAND, EDGE_BAND, EDGE_STEPS) * width
-    total = length = 0.0
-    for k in range(4):
-        p, q = x[k], x[(k + 1) % 4]
-        side = float(np.hypot(*(q - p)))
-        if side < 1:
-            continue
-        pts = p + (q - p) * t[:, None]
-        keep = np.array([cv2.pointPolygonTest(poly, (float(u), float(v)), False) > 0
-                         and 0 <= u < w and 0 <= v < h for u, v in pts])
-        if keep.sum() < EDGE_INSIDE * EDGE_SAMPLES:
-            continue
-        pts = pts[keep]
-        d = (q - p) / side
-        n = np.float32([-d[1], d[0]])
-        if np.dot(centre - p, n) < 0:
-            n = -n
-        mapx = (pts[None, :, 0] + offs[:, None] * n[0]).astype(np.float32)
-        mapy = (pts[None, :, 1] + offs[:, None] * n[1]).astype(np.float32)
-        profile = cv2.remap(lab, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).mean(1)
-        step = float(np.linalg.norm(profile[2:] - profile[:-2], axis=1).max())
-        stretch = keep.mean() * side
-        total += step * stretch
-        length += stretch
-    return total / length if length else None
 
 
 # the card reader's input: a card's outline turned upright, its long side up (width, height)

@@ -1,5 +1,6 @@
-"""What the recogniser's networks share at run time: ONNX Runtime sessions, the letterboxed
-square input Ultralytics models are exported for, and the classifier's reading of crops (no torch)."""
+"""What the recogniser's networks share at run time: ONNX Runtime sessions, a frame drawn as an
+Ultralytics network's input (letterboxed to a fixed square, or filling an input of no fixed
+size), and the classifier's reading of crops (no torch)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,21 +29,31 @@ def session(path: Path, threads: int):
         raise ModelError(f"cannot load model {path}: {exc}") from exc
 
 
-def letterbox(image: np.ndarray, size: int, fill: float = 1.0, stride: int = 0) -> tuple[np.ndarray, float, int, int]:
-    """`image` drawn into a `size` x `size` input, its longer side `fill` of the input's, grey
-    around it: (the network's input, 1x3xHxW RGB in 0..1; the scale; the left and top offsets).
-    With a `stride`, the input is only as large as the image drawn in it, each side rounded up to
-    a multiple of `stride` (a 4:3 frame: 320 x 256, not 320 x 320; a network with no fixed input
-    size reads it at three quarters of the cost). A point (x, y) of the input is
+def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarray, float, int, int]:
+    """`image` drawn into a `size` x `size` input (a network exported for a fixed square input),
+    its longer side `fill` of the input's, grey around it: (the network's input, 1x3xHxW RGB in
+    0..1; the scale; the left and top offsets). A point (x, y) of the input is
     ((x - left) / scale, (y - top) / scale) in the image."""
     h, w = image.shape[:2]
     s = size * fill / max(h, w)
     nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
-    ch, cw = ((-(-nh // stride) * stride, -(-nw // stride) * stride) if stride else (size, size))
-    canvas = np.full((ch, cw, 3), 114, np.uint8)
-    top, left = (ch - nh) // 2, (cw - nw) // 2
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    top, left = (size - nh) // 2, (size - nw) // 2
     canvas[top: top + nh, left: left + nw] = shrink(image, nw, nh)
     return cv2.dnn.blobFromImage(canvas, 1 / 255, swapRB=True), s, left, top
+
+
+def fitted(image: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, float, float]:
+    """`image` drawn as the whole input of a network with no fixed input size: its longer side
+    `size`, each side the nearest multiple of `stride` (a half rounded down), so that the frame
+    is stretched or squashed by at most half a stride and no pixel is spent on a grey border (a
+    4:3 frame at 320: 320 x 224, 3% more pixels than 288 x 224 padded, 12% fewer than 320 x 256
+    padded): (the network's input, 1x3xHxW RGB in 0..1; the horizontal and vertical scales). A
+    point (x, y) of the input is (x / sx, y / sy) in the image."""
+    h, w = image.shape[:2]
+    s = size / max(h, w)
+    nh, nw = (max(stride, stride * int(np.ceil(v * s / stride - 0.5))) for v in (h, w))
+    return cv2.dnn.blobFromImage(shrink(image, nw, nh), 1 / 255, swapRB=True), nw / w, nh / h
 
 
 def shrink(image: np.ndarray, w: int, h: int) -> np.ndarray:
