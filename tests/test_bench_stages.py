@@ -22,3 +22,25 @@ def test_roboflow_labels_become_symbols_at_pixel_centres(tmp_path, models_script
     assert [s for s, _ in got] == ["wild_draw_four", "9"]
     assert np.allclose(got[0][1], [100, 100]) and np.allclose(got[1][1], [200, 20])
     assert bs.labels_of(tmp_path / "missing.txt", 400, 200) == []
+
+
+def test_a_condition_that_moves_the_pixels_moves_the_labels_with_them(tmp_path, models_script):
+    import cv2
+    bs = models_script("bench_stages")
+    bc = models_script("bench_conditions")
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    image = np.zeros((400, 600, 3), np.uint8)
+    cv2.rectangle(image, (140, 90), (160, 110), (255, 255, 255), -1)     # a white square round (150, 100)
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), image)
+    (tmp_path / "labels" / "a.txt").write_text("7 0.25 0.25 0.03 0.05\n")     # "2" at (150, 100)
+    for name in ("far away", "turned a quarter"):
+        full = bc.chosen([name])[0]
+        img, labels = bs.labelled_frame(tmp_path / "images" / "a.png", (bc.CONDITIONS[full], bc.MOVES[full]),
+                                        np.random.default_rng(0))
+        (sym, (x, y)), = labels
+        assert sym == "2" and img[int(round(y)), int(round(x))].min() > 200, name     # still on the square
+    img, labels = bs.labelled_frame(tmp_path / "images" / "a.png")
+    assert np.allclose(labels[0][1], [150, 100])
+    # no condition moves the labels unless it moves the pixels; a leaning camera's cannot be followed
+    assert set(bc.MOVES) < set(bc.CONDITIONS) and not any(n.startswith(bc.FOLLOWS_NOT) for n in bc.MOVES)

@@ -54,10 +54,13 @@ def _dark(img, rng):
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
+FAR = 0.45
+
+
 def _far(img, rng):
     """The photo shrunk to 45% on a plain frame of the same size: a camera further away."""
     h, w = img.shape[:2]
-    small = cv2.resize(img, None, fx=0.45, fy=0.45, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(img, None, fx=FAR, fy=FAR, interpolation=cv2.INTER_AREA)
     out = np.empty_like(img)
     out[:] = np.median(img.reshape(-1, 3), 0)
     y, x = (h - small.shape[0]) // 2, (w - small.shape[1]) // 2
@@ -128,6 +131,14 @@ CONDITIONS = {
     # the way to white, the inks far less saturated
     "washed out (35% towards white)": lambda img, rng: cv2.addWeighted(img, 0.65, np.full_like(img, 255), 0.35, 0),
 }
+# the conditions that move the pixels, each as a function of points (N x 2, x y) and the photo's
+# width and height giving where those points go (labelled points follow: `bench-stages --condition`);
+# a camera leaning (`_tilted`) moves them by a draw no label can follow
+MOVES = {
+    "far away (45% of the frame)": lambda p, w, h: p * FAR + [(w - round(w * FAR)) // 2, (h - round(h * FAR)) // 2],
+    "turned a quarter": lambda p, w, h: np.stack([h - 1 - p[:, 1], p[:, 0]], 1),
+}
+FOLLOWS_NOT = ("seen at an angle",)
 # every other condition: the colours read are compared with the untouched photo's (a yellow
 # index blurred into its black outline darkens toward the olive green's brightness)
 PLAIN = "as taken"

@@ -15,6 +15,10 @@ itself shows here, before the decide stage that joins them can hide it:
   its corners (a fan's front card: the cards beneath show their indices inside it too, but far
   from its corners).
 
+``--condition WORDS`` first puts each photo under the `bench-conditions` condition whose name starts
+with WORDS (its labels moved with the pixels where it moves them: "far away", "turned a quarter"),
+so that the stage a condition weakens shows (camera shake: the finder, or the readers?).
+
 The stages run as the recogniser runs them (its `Settings`; `--set NAME=VALUE` changes one);
 `--model-dir` and `--reader` measure other weights. The median time of each stage a photo (one
 thread, photos scaled to at most 640 pixels as a camera frame is) is printed too.
@@ -33,9 +37,11 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # bench_conditions, beside this script
 from companion.vision.outline import upright  # noqa: E402
 from companion.vision.recognizer import Recognizer, Settings, parse_settings  # noqa: E402
 from companion.vision.stages import warp  # noqa: E402
+from bench_conditions import CONDITIONS, FOLLOWS_NOT, MOVES, chosen  # noqa: E402
 
 CORNER = 0.6     # a face holds the labelled index that lies within this many short sides of a corner
 
@@ -77,19 +83,27 @@ def frame(image: np.ndarray, longest: int = 640) -> np.ndarray:
     return image if s >= 1 else cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
 
 
-def labelled_frame(path: Path) -> tuple:
+def labelled_frame(path: Path, condition=None, rng=None) -> tuple:
     """A Roboflow photo scaled as a camera frame (`frame`) and its labels in that frame's pixels;
-    (None, []) where the photo cannot be read."""
+    (None, []) where the photo cannot be read. `condition`: (the function that changes the photo,
+    the one that moves its points or None) of `bench_conditions`, applied first, with `rng`."""
     image = cv2.imread(str(path))
     if image is None:
         return None, []
     h0, w0 = image.shape[:2]
+    labels = labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)
+    if condition:
+        change, move = condition
+        image = change(image, rng)
+        if move:
+            labels = [(sym, move(np.float32([c]), w0, h0)[0]) for sym, c in labels]
+        h0, w0 = image.shape[:2]
     image = frame(image)
     s = image.shape[1] / w0
-    return image, [(sym, c * s) for sym, c in labels_of(path.parent.parent / "labels" / (path.stem + ".txt"), w0, h0)]
+    return image, [(sym, c * s) for sym, c in labels]
 
 
-def measure(photos: list[Path], rec: Recognizer) -> dict:
+def measure(photos: list[Path], rec: Recognizer, condition=None, seed: int = 0) -> dict:
     found = labelled = n_indices = unlabelled = faces_n = 0
     read = collections.Counter()
     seen = collections.Counter()
@@ -98,7 +112,7 @@ def measure(photos: list[Path], rec: Recognizer) -> dict:
     for k, path in enumerate(photos):
         if k and k % max(1, len(photos) // 10) == 0:
             print(f"  photos: {k}/{len(photos)}", file=sys.stderr, flush=True)
-        image, labels = labelled_frame(path)
+        image, labels = labelled_frame(path, condition, np.random.default_rng([seed, k]))
         if image is None:
             continue
         t = time.perf_counter()
@@ -150,11 +164,20 @@ def main(argv=None) -> int:
     ap.add_argument("--reader", default=None, help="a face reader's ONNX file (default: the shipped one)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="measure with one of the recogniser's Settings changed (repeatable)")
+    ap.add_argument("--condition", default=None, metavar="WORDS",
+                    help="put each photo under the bench-conditions condition whose name starts with WORDS first")
     a = ap.parse_args(argv)
     try:
         settings = parse_settings(a.set)
     except ValueError as exc:
         ap.error(f"--set {exc}")
+    condition = name = None
+    if a.condition:
+        names = chosen([a.condition])
+        if len(names) != 1 or names[0].startswith(FOLLOWS_NOT):
+            ap.error(f"--condition {a.condition!r}: name one of " + "; ".join(n for n in CONDITIONS if not n.startswith(FOLLOWS_NOT)))
+        name = names[0]
+        condition = (CONDITIONS[name], MOVES.get(name))
     folder = Path(a.roboflow) / a.split / "images"
     photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if a.limit:
@@ -162,8 +185,9 @@ def main(argv=None) -> int:
     if not photos:
         ap.error(f"no photos in {folder}")
     rec = Recognizer("classic", model_dir=a.model_dir, reader=a.reader, settings=settings)
-    res = measure(photos, rec)
-    print(json.dumps({"split": a.split, "models": str(a.model_dir or "shipped"), "reader": str(a.reader or "shipped"),
+    res = measure(photos, rec, condition)
+    print(json.dumps({"split": a.split, "condition": name or "as taken", "models": str(a.model_dir or "shipped"),
+                      "reader": str(a.reader or "shipped"),
                       "settings": {k: v for k, v in vars(settings).items() if v != getattr(Settings(), k)}, **res}, indent=1))
     return 0
 
