@@ -47,9 +47,9 @@ def fitted(image: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, float
     """`image` drawn as the whole input of a network with no fixed input size: its longer side
     `size`, each side the nearest multiple of `stride` (a half rounded down), so that the frame
     is stretched or squashed by at most half a stride and no pixel is spent on a grey border (a
-    4:3 frame at 320: 320 x 224, 3% more pixels than 288 x 224 padded, 12% fewer than 320 x 256
-    padded): (the network's input, 1x3xHxW RGB in 0..1; the horizontal and vertical scales). A
-    point (x, y) of the input is (x / sx, y / sy) in the image."""
+    4:3 frame at 288: 288 x 224, the frame 3.7% taller, where a letterbox drew it 288 x 216 between
+    grey rows; a 16:9 frame: 288 x 160, not 288 x 192): (the network's input, 1x3xHxW RGB in 0..1;
+    the horizontal and vertical scales). A point (x, y) of the input is (x / sx, y / sy) in the image."""
     h, w = image.shape[:2]
     s = size / max(h, w)
     nh, nw = (max(stride, stride * int(np.ceil(v * s / stride - 0.5))) for v in (h, w))
