@@ -30,7 +30,7 @@ CARD_W, CARD_H = 200, 300
 # one of the first three; the sunburst print is drawn by a scene's ``sunburst`` share
 # (`synth.make_scene`), from its own stream, so that every seed's scene stays what it was.
 DESIGNS = ("classic", "modern", "flat", "sunburst")
-SEEDED = 3
+SEEDED = DESIGNS.index("sunburst")      # the designs a seed draws from
 
 # BGR printing colours per colour name; a scene jitters them. The hues match what a camera sees
 # on real cards (`python models/recipe hues`): a golden yellow (hue 23; never lime), and a green that is

@@ -29,13 +29,13 @@ def session(path: Path, threads: int):
         raise ModelError(f"cannot load model {path}: {exc}") from exc
 
 
-def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> tuple[np.ndarray, float, int, int]:
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, int, int]:
     """`image` drawn into a `size` x `size` input (a network exported for a fixed square input),
-    its longer side `fill` of the input's, grey around it: (the network's input, 1x3xHxW RGB in
+    its longer side the input's, grey around it: (the network's input, 1x3xHxW RGB in
     0..1; the scale; the left and top offsets). A point (x, y) of the input is
     ((x - left) / scale, (y - top) / scale) in the image."""
     h, w = image.shape[:2]
-    s = size * fill / max(h, w)
+    s = size / max(h, w)
     nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
     canvas = np.full((size, size, 3), 114, np.uint8)
     top, left = (size - nh) // 2, (size - nw) // 2
