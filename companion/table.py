@@ -247,6 +247,12 @@ class Table:
             return self.submit({"setup": setup}, source="setup")
 
     @property
+    def lock(self) -> threading.RLock:
+        """Hold it (``with table.lock:``) to read the snapshot and act on it with no other input in
+        between: the club's seating pauses a set's game only if it is still between hands."""
+        return self._lock
+
+    @property
     def log(self) -> EventLog:
         """The event log itself (the club publisher reads it as its outbox)."""
         return self._log

@@ -13,7 +13,7 @@ log = logging.getLogger(__name__)
 
 MARK = "club.seating"
 SET_DONE = "Set played: waiting for the club's next seating"
-BETWEEN = (None, "start", "between", "over")     # phases where a new game may begin
+BETWEEN = (None, "setup", "start", "between", "over")    # phases where a new game may begin (setup: none yet)
 
 
 class SeatingFollower:
@@ -36,6 +36,10 @@ class SeatingFollower:
         return f"{seating['tournament']}:{seating['set']}"
 
     def step(self) -> None:
+        with self.table.lock:       # no input between what the snapshot says and what is done on it
+            self._step()
+
+    def _step(self) -> None:
         snap = self.table.snapshot()
         paused = snap.get("paused") or {}
         s = self.offered
