@@ -11,7 +11,7 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
 
 - **Synthetic scenes** (`make_scene`, seeds from `--first-seed`): piles, lone cards (cut by the
   frame too), fans, staggered stacks, spread hands, empty and look-alike tables, hands over the
-  cards, the camera leaning up to `--tilt` degrees, `--squash` of them stretched one way,
+  cards, the camera leaning up to `--tilt` degrees (`--steep` of them up to `STEEP`), `--squash` of them stretched one way,
   `--close` of them one card held close to the lens (larger than the frame, cut by its edges: the
   part in view is its face's box), `--small` of them small cards (a camera far away), `--lamp` of them under a strong lamp (`camera_look.lamp`: a
   tungsten bulb's orange to a shade's blue). An index is labelled by its upright box; the
@@ -82,11 +82,15 @@ def scene_rows(sc) -> list[tuple[int, np.ndarray]]:
 CLOSE_HEIGHTS = (0.9, 2.2)
 # a camera far from the table, a wide photo: every card this share of the frame's shorter side
 SMALL_HEIGHTS = (0.05, 0.18)
+# a steep camera (`--steep`): a phone or webcam at the table's edge leans up to this many degrees
+STEEP = 60.0
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst = args
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep = args
     kind = kinds[seed % len(kinds)] if kinds else None
+    if np.random.default_rng([seed, 23]).random() < steep:                # its own stream too
+        tilt = STEEP
     near = np.random.default_rng([seed, 11]).random() < close      # its own stream: the other scenes stay as they were
     light = np.random.default_rng([seed, 13])                      # so is the lamp's
     small = not near and np.random.default_rng([seed, 17]).random() < far      # and the distance's
@@ -171,7 +175,9 @@ def main(argv=None) -> int:
     ap.add_argument("--kinds", nargs="*", default=["pile", "pile", "pile", "pile", "single", "fan", "stack", "spread",
                                                    "negative", "lookalike"], choices=ALL_KINDS)
     ap.add_argument("--hands", type=float, default=0.6)
-    ap.add_argument("--tilt", type=float, default=30.0)
+    ap.add_argument("--tilt", type=float, default=30.0, help="the most the camera leans from overhead, in degrees")
+    ap.add_argument("--steep", type=float, default=0.0,
+                    help=f"the share of scenes whose camera leans up to {STEEP:.0f} degrees instead (a phone held at the table's edge)")
     ap.add_argument("--squash", type=float, default=0.3, help="the share of training scenes stretched one way")
     ap.add_argument("--close", type=float, default=0.0,
                     help="the share of scenes of one card held close to the lens, larger than the frame, cut by its edges")
@@ -191,7 +197,7 @@ def main(argv=None) -> int:
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst)
+    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst, a.steep)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):
