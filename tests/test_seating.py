@@ -83,3 +83,20 @@ def test_no_input_slips_between_what_the_follower_reads_and_the_pause(tmp_path):
     follower.offer(_seating(2))
     follower.step()
     assert table.log.mark("club.seating") == "t0:2" and table.snapshot()["paused"] is None
+
+
+def test_a_table_waiting_for_the_next_set_takes_it_even_in_the_middle_of_a_hand(tmp_path):
+    table, rng = Table(tmp_path / "t.db"), random.Random(7)
+    follower = SeatingFollower(table)
+    follower.offer(_seating())
+    follower.step()
+    _play(table, rng, lambda s: len(s.get("rounds") or []) > tour.HANDS and s.get("phase") == "turn")
+    table.pause(SET_DONE, source="club")        # as a table that paused one input too late did
+    follower.offer(_seating(2))
+    follower.step()
+    snap = table.snapshot()
+    assert table.log.mark("club.seating") == "t0:2" and snap["paused"] is None and snap["rounds"] == []
+    follower.offer(_seating(3))                  # a hand of a set in play is never cut short
+    _play(table, rng, lambda s: s.get("phase") == "turn")
+    follower.step()
+    assert table.log.mark("club.seating") == "t0:2"

@@ -2,7 +2,8 @@
 pauses itself once the set's hands are played, until the hub seats the next set.
 
 The seating comes retained on ``uno/<club>/tables/<table>/seating`` (see `director.Director`).
-A new seating is taken between rounds (or before the first card), never in the middle of a hand;
+A new seating is taken between rounds (or before the first card), never in the middle of a hand
+but where the table waits for it, paused with the set before played;
 the set taken is written beside the event log, so a restarted table does not take it twice.
 """
 from __future__ import annotations
@@ -51,7 +52,9 @@ class SeatingFollower:
         if s is None:
             return
         if self.key(s) != self.taken:
-            if snap.get("phase") in BETWEEN:
+            # between hands, or paused because the set before is played (a hand begun after it
+            # counts for nothing: the hub counts a set's first hands)
+            if snap.get("phase") in BETWEEN or paused.get("reason") == SET_DONE:
                 log.info("club: tournament set %d of %d: %s (partners across)", s["set"], s["sets"], ", ".join(s["seats"]))
                 out = self.table.new_game(s["setup"])
                 if out and out[0].get("type") == "setup":
