@@ -18,6 +18,10 @@ def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark(models_scr
         assert out.shape == ((120, 90, 3) if turned else img.shape) and out.dtype == np.uint8, name
     dark = bc.CONDITIONS["nearly dark (x0.2, noise sigma 3)"](img, np.random.default_rng(0))
     assert 40 <= np.median(dark[30:60, 40:80]) <= 60          # the white at about a fifth
+    white = np.full((200, 200, 3), 250, np.uint8)
+    shaded = bc.CONDITIONS["hard shadow (a third of the light over part of the photo)"](white, np.random.default_rng(3))
+    lit, under = (shaded == 250).all(-1), (shaded[..., 0] == 100) & (shaded[..., 2] == 75)
+    assert 0.2 < lit.mean() < 0.8 and 0.2 < under.mean() < 0.8 and (lit | under).mean() > 0.95   # a hard edge
     assert bc.PLAIN in bc.CONDITIONS
     assert bc.chosen(None) == list(bc.CONDITIONS)
     assert bc.chosen(["warm", "nearly"]) == ["warm bulb (B x0.56, G x0.76)", "nearly dark (x0.2, noise sigma 3)"]

@@ -98,6 +98,21 @@ def _glare(img, rng):
     return (img * (1 - a) + 255 * a).astype(np.uint8)
 
 
+SHADE = (0.40, 0.35, 0.30)      # B, G, R: the light left in a shadow, a little bluer (the room's, not the lamp's)
+
+
+def _shadow(img, rng):
+    """A hard shadow (an arm's, a lampshade's) over part of the photo: a straight edge at any angle
+    through the photo's middle, three pixels soft; under it a third of the light (`SHADE`), so that
+    some corner indices lie in it and some across its edge."""
+    h, w = img.shape[:2]
+    ang = rng.uniform(0, 2 * np.pi)
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = np.clip(((xx - cx) * np.cos(ang) + (yy - cy) * np.sin(ang)) / 3 + 0.5, 0, 1)[..., None]
+    return (img * (1 - a + a * np.float32(SHADE))).astype(np.uint8)
+
+
 def _low_res(img, rng):
     """A cheap webcam: the photo taken at a third of its width, shown at full size."""
     h, w = img.shape[:2]
@@ -123,6 +138,7 @@ CONDITIONS = {
     "seen at an angle (camera leaning 30-40 degrees)": _tilted,
     "camera shake (9-pixel motion blur)": _motion,
     "glare (a lamp's reflection)": _glare,
+    "hard shadow (a third of the light over part of the photo)": _shadow,
     "overexposed (x1.6, clipped)": lambda img, rng: np.clip(img.astype(np.float32) * 1.6, 0, 255).astype(np.uint8),
     "low resolution (a third of the width)": _low_res,
     "heavy JPEG (quality 15)": _jpeg,
