@@ -153,6 +153,23 @@ def test_the_reader_names_a_face_and_an_index_in_the_decks_symbols_and_colours()
     assert any(r.symbol == "7" and r.color == "blue" for r in readings.indices)
 
 
+@needs_model
+def test_an_index_half_in_a_hard_shadow_keeps_its_cards_colour():
+    # a yellow card under a shadow's straight edge (a third of the light, a little bluer, as
+    # `bench-conditions`' hard shadow): the palette matcher read a shaded yellow index green
+    p = Recognizer("classic")
+    img = on_table(Card("yellow", "7"), Style(), 300)
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    for ang in np.linspace(0, np.pi, 6, endpoint=False):
+        edge = np.clip(((xx - w / 2) * np.cos(ang) + (yy - h / 2) * np.sin(ang)) / 3 + 0.5, 0, 1)[..., None]
+        shaded = (img * (1 - edge + edge * np.float32([0.40, 0.35, 0.30]))).astype(np.uint8)
+        readings = p.read(warp(shaded, p.find(shaded), index_size=p.read.index_size))
+        assert [r.color for r in readings.indices if r.symbol == "7"] and all(
+            r.color == "yellow" for r in readings.indices if r.symbol == "7"), ang
+        assert p.recognize(shaded).top.color == "yellow"
+
+
 # ------------------------------------------------------------------ decide
 
 def test_the_top_card_is_the_surest_face_and_an_index_on_no_face_is_a_covered_card():

@@ -107,6 +107,58 @@ def test_classifier_recipe_trains_and_exports_onnx(tmp_path):
 
 
 @need_train
+def test_classifier_recipe_with_a_colour_head_exports_colours_the_reader_names_indices_by(tmp_path):
+    from companion.vision.classes import COLOURS, SYMBOLS
+    from companion.vision.dataset import write_crops
+    from companion.vision.stages import Crops, Index, IndexCrop, Reader
+    write_crops(tmp_path / "crops", count=6, first_seed=123, procs=1)
+    out = subprocess.run([sys.executable, *RECIPE, "train-classifier", "--crops", str(tmp_path / "crops"),
+                          "--epochs", "1", "--batch", "16", "--colours", "--shade", "0.5",
+                          "--init", str(ROOT / "models" / "classifier.pt"), "--out", str(tmp_path / "cls")],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert re.search(r"^colours \[\d+(, \d+){%d}\]" % len(COLOURS), out.stdout, re.M)    # the labels, none first
+    palette = ("blue", "green", "orange", "purple")
+    reader = Reader(ROOT / "models" / "facereader.onnx", tmp_path / "cls.onnx", palette)
+    assert reader.index_colours
+    assert reader.index_net.run(None, {"crops": np.zeros((1, 3, 48, 48), np.float32)})[0].shape == (
+        1, len(SYMBOLS) + len(COLOURS))
+    pixels = np.full((48, 48, 3), 255, np.uint8)
+    pixels[8:40, 12:36] = (40, 40, 200)
+    idx = IndexCrop(Index((0.0, 0.0, 20.0, 30.0), 0.9), pixels)
+    shares = reader(Crops([], [idx])).indices[0].shares
+    # in the deck's colours only, summing to one (or none where the index reads a wild or no card)
+    assert shares == {} or (set(shares) == set(palette) and np.isclose(sum(shares.values()), 1))
+
+
+@need_train
+def test_a_shaded_crop_is_darker_on_one_side_of_a_straight_edge_only():
+    import torch
+    sys.path.insert(0, str(ROOT / "models" / "recipe"))
+    from train_classifier import shade
+    x = torch.full((8, 3, 48, 48), 0.8)
+    assert torch.equal(shade(x, torch.Generator().manual_seed(0), 0.0), x)
+    y = shade(x, torch.Generator().manual_seed(0), 1.0)
+    for img in y:
+        dark = img.mean(0) < 0.79
+        assert 0.1 < dark.float().mean() < 0.9                  # part of the crop, not all of it
+        assert img.min() >= 0.8 * 0.2 * 0.85 and img.max() <= 0.8 + 1e-6   # a fifth of the light or more
+        assert (img[0][dark] >= img[2][dark] - 1e-6).all()      # the shade is bluer, never redder
+
+
+@need_train
+def test_an_overexposed_crop_is_brighter_and_clipped():
+    import torch
+    sys.path.insert(0, str(ROOT / "models" / "recipe"))
+    from train_classifier import expose
+    x = torch.rand(16, 3, 8, 8) * 0.9
+    assert torch.equal(expose(x, torch.Generator().manual_seed(0), 0.0), x)
+    y = expose(x, torch.Generator().manual_seed(0), 1.0)
+    assert y.max() <= 1 and (y >= x).all() and (y == 1).any()
+    assert ((y.mean((1, 2, 3)) > x.mean((1, 2, 3)) * 1.1)).all()         # every crop brighter
+
+
+@need_train
 def test_degraded_crops_are_blurred_or_coarser_and_the_rest_untouched():
     import torch
     sys.path.insert(0, str(ROOT / "models" / "recipe"))
@@ -138,6 +190,43 @@ def test_shaken_crops_are_smeared_along_one_direction():
                             [(w * (xx - mx) * (yy - my)).sum(), (w * (yy - my) ** 2).sum()]])
         small, large = torch.linalg.eigvalsh(cov)
         assert large > 0.5 and large > 4 * small           # a streak: long one way, thin the other
+
+
+@need_train
+def test_card_reader_recipe_with_a_colour_head_names_faces_colours_in_the_decks_palette(tmp_path):
+    from companion.vision.card_data import write_cards
+    from companion.vision.classes import COLOURS, SYMBOLS
+    from companion.vision.stages import Crop, Crops, Face, Reader
+    write_cards(tmp_path / "cards", count=8, first_seed=7_000_000, procs=1, kinds=("pile",))
+    out = subprocess.run([sys.executable, *RECIPE, "train-reader", "--cards", str(tmp_path / "cards"),
+                          "--epochs", "1", "--batch", "8", "--colours", "--shade", "0.3", "--expose", "0.2",
+                          "--init", str(ROOT / "models" / "facereader.pt"), "--out", str(tmp_path / "cr")],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert re.search(r"^colours \[\d+(, \d+){%d}\]" % len(COLOURS), out.stdout, re.M)
+    assert re.search(r"colour \d\.\d{4} \(\d+\)", out.stdout)           # the colour head measured
+    reader = Reader(tmp_path / "cr.onnx", ROOT / "models" / "classifier.onnx", ("red", "yellow", "green", "blue"))
+    assert reader.face_colours
+    pixels = np.zeros((96, 64, 3), np.uint8)
+    pixels[:] = (40, 40, 200)
+    face_ = Face(np.float32([[10, 10], [50, 10], [50, 70], [10, 70]]), 0.9)
+    reading = reader(Crops([Crop(face_, pixels)], [])).faces[0]
+    assert reading.probs.shape == (len(SYMBOLS),) and np.isclose(reading.probs.sum(), 1)
+    assert set(reading.shares) == {"red", "yellow", "green", "blue"} and np.isclose(sum(reading.shares.values()), 1)
+
+
+@need_train
+def test_a_real_photos_face_is_labelled_with_the_matchers_colour_where_it_is_sure():
+    sys.path.insert(0, str(ROOT / "models" / "recipe"))
+    from train_cardreader import face_colour
+    from companion.vision.classes import COLOURS
+    card = np.full((96, 64, 3), 245, np.uint8)
+    card[8:88, 6:58] = (40, 40, 200)                          # a red face on its white border
+    real = {"symbol": "7", "color": None, "src": "roboflow/valid"}
+    assert face_colour(card, real) == COLOURS.index("red")
+    assert face_colour(card, {**real, "symbol": "wild"}) == -1
+    assert face_colour(np.full((96, 64, 3), 200, np.uint8), real) == -1        # no ink: not sure
+    assert face_colour(card, {"symbol": "7", "color": "blue"}) == COLOURS.index("blue")   # the generator's own
 
 
 @need_train

@@ -10,3 +10,6 @@ OUTLINE_CLASSES = ("card", "under")
 FINDER_CLASSES = ("card", "index")
 SYMBOLS = NUMBERS + ("skip", "reverse", "draw_two", "wild", "wild_draw_four", "wild_swap_hands",
                      "wild_shuffle_hands", "wild_customizable", "wild_seinfeld", "none")
+# the colours the symbol classifier names a corner index in (every deck's palette together; a
+# deck's reading keeps its own colours only)
+COLOURS = ("red", "yellow", "green", "blue", "orange", "purple")

@@ -32,7 +32,7 @@ def classify(sess, crops):
     x = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) / 255
     out = []
     for i in range(0, len(x), 256):
-        out.append(sess.run(None, {"crops": x[i: i + 256]})[0].argmax(1))
+        out.append(sess.run(None, {"crops": x[i: i + 256]})[0][:, :len(SYMBOLS)].argmax(1))     # (a colour head follows)
     return np.concatenate(out)
 
 
@@ -44,7 +44,7 @@ BANDS = ((0.45, 0.6), (0.6, MIN_INDEX), (MIN_INDEX, 1.01))    # 1.01: a corner w
 def read_turned(sess, crops):
     """(symbol index, probability) per crop, read as the recogniser reads it (`turned_logits`)."""
     x = np.stack(crops)
-    logits = np.concatenate([turned_logits(sess, x[i: i + 64], 4) for i in range(0, len(x), 64)])
+    logits = np.concatenate([turned_logits(sess, x[i: i + 64], 4) for i in range(0, len(x), 64)])[:, :len(SYMBOLS)]
     e = np.exp(logits - logits.max(1, keepdims=True))
     prob = e / e.sum(1, keepdims=True)
     return prob.argmax(1), prob.max(1)
