@@ -87,6 +87,13 @@ def test_each_deck_choice_reads_in_its_own_colours():
     assert str(Recognizer("seinfeld").recognize(on_table(Card("purple", "3"), Style(), 200)).top.card) == "purple 3"
 
 
+def test_the_classifiers_colour_head_knows_every_decks_colours():
+    from companion.cards import deck, deck_names
+    from companion.vision.classes import COLOURS
+    for name in deck_names():
+        assert set(deck(name).colors) <= set(COLOURS), name      # else the head could never name one
+
+
 def test_every_knob_is_documented_in_one_place():
     src = inspect.getsource(Settings)
     for f in dataclasses.fields(Settings):
