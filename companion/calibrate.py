@@ -1,5 +1,6 @@
-"""`companion calibrate`: check the camera's framing, exposure and focus, and learn the deck's
-colours under this room's light (written into the config's ``[colors]`` table).
+"""`companion calibrate`: check the camera's framing, exposure and focus, and that the recogniser
+names each of the deck's colours right under this room's light (a card of each colour shown in
+turn, or photos of them).
 
 The checks are plain functions on a frame, so they can be tried on a photo::
 
@@ -22,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.cards import deck
-from companion.config import ColorSample, ConfigError, load_config, write_colors
+from companion.config import ConfigError, load_config
 
 log = logging.getLogger("companion.calibrate")
 
@@ -69,23 +70,18 @@ def check_frame(image: np.ndarray, roi=None) -> list[Check]:
     return [exposure, focus]
 
 
-def learn_color(image: np.ndarray, roi=None) -> ColorSample:
-    """The colour of a card lying in the middle of ``roi``: median saturation/value and the
-    circular mean hue (red wraps around hue 0/180) of the strongly coloured pixels of the
-    central 40% of the area, so the table around the card does not count."""
-    if roi:
-        x1, y1, x2, y2 = roi
-        image = image[y1:y2, x1:x2]
-    h, w = image.shape[:2]
-    image = image[int(h * 0.3):int(h * 0.7), int(w * 0.3):int(w * 0.7)]
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float64)
-    colored = hsv[(hsv[:, 1] > 80) & (hsv[:, 2] > 50)]
-    if len(colored) < 0.03 * len(hsv):
-        raise ValueError("no coloured card in the pile area (too few saturated pixels)")
-    angle = colored[:, 0] * (2 * np.pi / 180)
-    hue = (np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2) % 180
-    return ColorSample(round(float(hue), 1), round(float(np.median(colored[:, 1])), 1),
-                       round(float(np.median(colored[:, 2])), 1))
+def check_color(recognizer, image: np.ndarray, color: str, roi=None) -> Check:
+    """Whether ``recognizer`` reads the top card of ``image`` (a card of ``color`` on the pile) in
+    that colour, with a message a person can act on."""
+    top = recognizer.recognize(image, roi=roi).top
+    if top is None:
+        return Check(color, False, "no card read: lay one number card in the middle of the pile area, "
+                                   "hand away, and check the framing and focus")
+    got = f"{top.card or top.symbol} ({top.confidence:.2f} sure)"
+    if top.color != color:
+        return Check(color, False, f"read as {got}: the light's colour may be too strong (a warm bulb, a "
+                                   "coloured shade); try a whiter lamp, or move it so no shadow or glare lies on the card")
+    return Check(color, True, f"read as {got}")
 
 
 def grab(source, n: int = 10) -> np.ndarray:
@@ -104,10 +100,10 @@ def grab(source, n: int = 10) -> np.ndarray:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, help="the table's TOML config")
     parser.add_argument("--snapshot", default="calibrate.jpg", help="write a frame with the pile area drawn here")
-    parser.add_argument("--colors", action="store_true", help="learn the deck's colours from cards shown one by one")
+    parser.add_argument("--colors", action="store_true",
+                        help="check that each of the deck's colours reads right: cards shown one by one")
     parser.add_argument("--from", dest="from_dir", default=None,
-                        help="learn colours from photos DIR/<colour>.jpg instead of the camera")
-    parser.add_argument("--write", action="store_true", help="write the learned colours into the config")
+                        help="check the colours on photos DIR/<colour>.jpg instead of the camera")
     parser.add_argument("--frames", type=int, default=15, help="frames to take per look (default 15)")
 
 
@@ -143,10 +139,16 @@ def main(args: argparse.Namespace) -> int:
             cv2.imwrite(args.snapshot, shot)
             print(f"  snapshot with the pile area: {args.snapshot} (the whole pile should sit inside the box)")
         if args.colors or args.from_dir:
-            learned = {}
+            from companion.vision import Recognizer
+            try:
+                recognizer = Recognizer(deck=cfg.table.deck, model_dir=cfg.camera.model or None)
+            except Exception as exc:        # no model file, or no vision in this build
+                log.error("no card recogniser: %s", exc)
+                return 1
+            print(f"colours of the {cfg.table.deck} deck:")
             for color in colors:
                 if args.from_dir:
-                    path = next((p for p in Path(args.from_dir).glob(f"{color}.*")), None)
+                    path = next((p for p in sorted(Path(args.from_dir).glob(f"{color}.*"))), None)
                     image = cv2.imread(str(path)) if path else None
                     if image is None:
                         log.error("no photo %s/%s.jpg", args.from_dir, color)
@@ -155,21 +157,9 @@ def main(args: argparse.Namespace) -> int:
                     input(f"Put a {color} number card in the middle of the pile area, take your hand away, press Enter… ")
                     time.sleep(0.5)
                     image = grab(source, args.frames)
-                try:
-                    learned[color] = learn_color(image, roi)
-                except ValueError as exc:
-                    log.error("%s: %s", color, exc)
-                    return 1
-                s = learned[color]
-                print(f"  {color}: hue {s.hue}, saturation {s.sat}, value {s.val}")
-            if args.write:
-                write_colors(args.config, learned)
-                print(f"colours written to [colors] in {args.config}")
-            else:
-                print("[colors]")
-                for name, s in learned.items():
-                    print(f"{name} = {{ hue = {s.hue}, sat = {s.sat}, val = {s.val} }}")
-                print("(add --write to store them in the config)")
+                c = check_color(recognizer, image, color, roi)
+                ok &= c.ok
+                print(f"  {'ok ' if c.ok else 'FIX'} {c.name}: {c.message}")
     finally:
         if source is not None:
             source.close()

@@ -14,7 +14,7 @@ COMMANDS = {
     "run": ("companion.run", "referee a real table: camera, GPIO buttons and buzzer, score page"),
     "replay": ("companion.replay", "replay a JSON-lines file of table inputs and print the final state"),
     "recognize": ("companion.vision.command", "recognise the cards in photos (one JSON line per image)"),
-    "calibrate": ("companion.calibrate", "check the camera framing and focus, learn the deck's colours"),
+    "calibrate": ("companion.calibrate", "check the camera framing and focus, and that each colour reads right"),
     "serve": ("companion.web.serve", "serve the score page for a game database"),
     "club": ("companion.club.command", "the club's hub: every table's game through an MQTT broker, one standings page"),
     "repair": ("companion.repair", "recover a damaged event log into a fresh one (the damaged file kept beside it)"),

@@ -15,13 +15,16 @@ Errors name the key (``camera.fps``) and say what would be accepted.
 """
 from __future__ import annotations
 
+import logging
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.cards import CardError, all_colors, deck, deck_names
+from companion.cards import CardError, deck, deck_names
+
+log = logging.getLogger("companion.config")
 
 
 class ConfigError(ValueError):
@@ -137,15 +140,6 @@ class PinConfig:
 
 
 @dataclass(frozen=True)
-class ColorSample:
-    """A deck colour as the camera sees it under this room's light (OpenCV HSV, hue 0-179)."""
-
-    hue: float
-    sat: float
-    val: float
-
-
-@dataclass(frozen=True)
 class Config:
     table: TableConfig = TableConfig()
     rules: dict[str, Any] = field(default_factory=dict)   # only the options set; see companion.rules
@@ -155,7 +149,6 @@ class Config:
     web: WebConfig = WebConfig()
     panel: PanelConfig = PanelConfig()
     pins: PinConfig = PinConfig()
-    colors: dict[str, ColorSample] = field(default_factory=dict)
     path: Path | None = None
     voice: VoiceConfig = VoiceConfig()
     club: ClubConfig | None = None
@@ -360,19 +353,13 @@ def _build(data: dict, path: Path | None) -> Config:
     # [pins]
     pins = _pins(sec["pins"], len(players))
 
-    # [colors]
-    s = sec["colors"]
-    s.check_known(all_colors())
-    colors = {}
-    for name, v in s.data.items():
-        if not isinstance(v, dict) or set(v) != {"hue", "sat", "val"}:
-            raise ConfigError(f"colors.{name} must be a table {{ hue = .., sat = .., val = .. }}, got {v!r}")
-        cs = _Section(v, f"colors.{name}")
-        colors[name] = ColorSample(cs.get("hue", 0.0, float, lo=0, hi=180),
-                                   cs.get("sat", 0.0, float, lo=0, hi=255),
-                                   cs.get("val", 0.0, float, lo=0, hi=255))
+    # [colors]: what `companion calibrate` once wrote; the recogniser learns colours, so the table is
+    # read past with a word, never an error (a config that ran before still runs)
+    if sec["colors"].data:
+        log.warning("[colors] in %s is no longer used (the recogniser learns the deck's colours; "
+                    "`companion calibrate --colors` checks them under this light): delete it", path or "the config")
 
-    return Config(table, rules, camera, pile, gate, web, panel, pins, colors, path, voice=_voice(sec["voice"], path),
+    return Config(table, rules, camera, pile, gate, web, panel, pins, path, voice=_voice(sec["voice"], path),
                   club=_club(sec["club"], path))
 
 
@@ -470,25 +457,3 @@ def _pins(s: _Section, n_players: int) -> PinConfig:
     else:
         buzzer = None
     return PinConfig(buttons, seat_uno, leds, buzzer)
-
-
-def write_colors(path: str | Path, colors: dict[str, ColorSample]) -> None:
-    """Replace the ``[colors]`` table of the config file at ``path``, keeping everything else."""
-    p = Path(path)
-    lines = p.read_text().splitlines() if p.exists() else []
-    out, skipping = [], False
-    for line in lines:
-        header = re.match(r"\s*\[([^\]]+)\]", line)
-        if header:
-            skipping = header.group(1).strip().startswith("colors")
-        if not skipping:
-            out.append(line)
-    while out and not out[-1].strip():
-        out.pop()
-    out += ["", "# Deck colours under this room's light, learned by `companion calibrate` (OpenCV HSV).",
-            "[colors]"]
-    for name, c in colors.items():
-        out.append(f"{name} = {{ hue = {c.hue:.1f}, sat = {c.sat:.1f}, val = {c.val:.1f} }}")
-    text = "\n".join(out) + "\n"
-    parse_config(text, path=p)   # never write a config we could not read back
-    p.write_text(text)

@@ -3,8 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import (DEFAULT_BUTTON_PINS, ColorSample, ConfigError, UnknownKeyError,
-                              load_config, parse_config, write_colors)
+from companion.config import DEFAULT_BUTTON_PINS, ConfigError, UnknownKeyError, load_config, parse_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -14,7 +13,6 @@ def test_example_config_loads():
     assert cfg.table.players == ("Ann", "Bob", "Cem", "Dee")
     assert cfg.pile.roi == (200, 120, 440, 360)
     assert cfg.pins.buttons == DEFAULT_BUTTON_PINS
-    assert cfg.colors["red"].hue == 2.0
     assert Path(cfg.table.db).parent == ROOT / "examples"
 
 
@@ -38,7 +36,6 @@ def test_setup_is_what_the_referee_accepts():
     ("[camera]\nfsp = 1", "camera.fsp"),
     ("[pins.buttons]\nundo = 4", "pins.buttons.undo"),
     ("[rules]\nstaking = true", "rules.staking"),
-    ("[colors]\nmauve = { hue = 1, sat = 1, val = 1 }", "colors.mauve"),
 ])
 def test_unknown_keys_are_named(text, key):
     with pytest.raises(UnknownKeyError, match=key.replace(".", r"\.")):
@@ -99,13 +96,16 @@ def test_buzzer_can_be_disabled():
     assert parse_config("[pins]\nbuzzer = false").pins.buzzer is None
 
 
-def test_write_colors_replaces_only_the_colors_table(tmp_path):
-    p = tmp_path / "t.toml"
-    p.write_text("[table]\nplayers = ['Ann', 'Bob']\n\n[colors]\nred = { hue = 1, sat = 2, val = 3 }\n\n[web]\nport = 9000\n")
-    write_colors(p, {"red": ColorSample(4.0, 200.0, 180.0), "blue": ColorSample(108.0, 190.0, 150.0)})
-    cfg = load_config(p)
-    assert cfg.web.port == 9000 and cfg.table.players == ("Ann", "Bob")
-    assert cfg.colors == {"red": ColorSample(4.0, 200.0, 180.0), "blue": ColorSample(108.0, 190.0, 150.0)}
+def test_an_old_colors_table_is_read_past_with_a_word(caplog):
+    # `companion calibrate` once wrote the deck's colours here; nothing reads them now
+    with caplog.at_level("WARNING", logger="companion.config"):
+        cfg = parse_config("[table]\nplayers = ['Ann', 'Bob']\n\n[colors]\nred = { hue = 1, sat = 2, val = 3 }\n")
+    assert cfg.table.players == ("Ann", "Bob")
+    assert "[colors]" in caplog.text and "no longer used" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="companion.config"):
+        parse_config("[table]\nplayers = ['Ann', 'Bob']\n")
+    assert not caplog.text
 
 
 def test_web_threads_default_is_what_the_server_uses():

@@ -17,22 +17,7 @@ from companion.vision.render import DESIGNS, Style, render_card
 from companion.vision.stages import Face, Found
 from companion.vision.synth import make_scene
 
-HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
-needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
-
-
-def on_table(card: Card, style: Style, height: int = 300, size=(640, 480)) -> np.ndarray:
-    """A rendered card face `height` pixels tall in the middle of a plain green table."""
-    f = render_card(card, style)
-    s = height / f.image.shape[0]
-    pic = cv2.resize(f.image.astype(np.uint8), None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    alpha = cv2.resize(f.alpha.astype(np.float32), None, fx=s, fy=s) > 0.5
-    w, h = size
-    ph, pw = pic.shape[:2]
-    out = np.full((h, w, 3), (90, 120, 80), np.uint8)
-    y, x = (h - ph) // 2, (w - pw) // 2
-    out[y:y + ph, x:x + pw][alpha] = pic[alpha]
-    return out
+from card_frames import needs_model, on_table
 
 
 def test_detection_values():

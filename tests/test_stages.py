@@ -2,20 +2,17 @@
 contract, and the pipeline that calls them once each."""
 import numpy as np
 import pytest
-import cv2
 
 from companion.cards import Card
-from companion.paths import models_dir
 from companion.vision.outline import quad_iou
 from companion.vision.recognizer import Recognizer
-from companion.vision.render import Style, render_card
+from companion.vision.render import Style
 from companion.vision.classes import SYMBOLS
 from companion.vision.outline import FoundOutline
 from companion.vision.stages import Crop, Face, Finder, Found, Index, Reading, Readings, decide, warp
 from companion.vision.synth import make_scene
 
-HAVE_MODEL = (models_dir() / "recognizer.json").is_file()
-needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="no trained model in models/")
+from card_frames import needs_model, on_table
 
 SQUARE = np.float32([[100, 50], [200, 50], [200, 200], [100, 200]])
 
@@ -42,21 +39,6 @@ def at_index(symbol="7", p=0.9, color="red", box=(100, 50, 120, 75)):
 def decided(faces=(), indices=(), face_least=0.5, index_least=0.5, stray=0.1):
     return decide(Readings(list(faces), list(indices)), face_least=face_least, index_least=index_least,
                   stray=stray)
-
-
-def on_table(card: Card, style: Style, height: int = 300, size=(640, 480), centre=None) -> np.ndarray:
-    """A rendered card face `height` pixels tall on a plain green table, its middle at `centre`."""
-    f = render_card(card, style)
-    s = height / f.image.shape[0]
-    pic = cv2.resize(f.image.astype(np.uint8), None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    alpha = cv2.resize(f.alpha.astype(np.float32), None, fx=s, fy=s) > 0.5
-    w, h = size
-    cx, cy = centre or (w // 2, h // 2)
-    ph, pw = pic.shape[:2]
-    big = np.full((h + 2 * ph, w + 2 * pw, 3), (90, 120, 80), np.uint8)
-    y, x = ph + cy - ph // 2, pw + cx - pw // 2
-    big[y:y + ph, x:x + pw][alpha] = pic[alpha]
-    return np.ascontiguousarray(big[ph:ph + h, pw:pw + w])
 
 
 # ------------------------------------------------------------------ find

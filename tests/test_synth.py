@@ -1,8 +1,9 @@
 """The synthetic generator: deterministic per seed, and its labels match what was drawn."""
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
-from pathlib import Path
 
 from companion.cards import Card
 from companion.vision.dataset import crop_square
@@ -160,6 +161,19 @@ def test_truetype_fonts_print_the_numbers_and_the_labels_still_box_them():
     for text in ("red 6", "blue draw two", "wild draw four", "wild seinfeld"):     # 6 underlined, +2, +4, S
         face = render_card(Card.parse(text), truetype)
         assert len(face.indices) == 2 and face.centre is not None
+
+
+def test_opentype_fonts_are_found_and_unfit_cuts_are_not(tmp_path):
+    from companion.vision.glyphs import text_mask, truetype_fonts
+    font = Path(_fonts()[0]).read_bytes()
+    for name in ("Sans-Bold.ttf", "Rounded-Black.otf", "Lato-Hairline.ttf", "Inter-Thin.otf",
+                 "D050000L.otf", "notes.txt"):
+        (tmp_path / name).write_bytes(font)
+    found = [Path(p).name for p in truetype_fonts([tmp_path, tmp_path / "missing"])]
+    assert found == ["Rounded-Black.otf", "Sans-Bold.ttf"]
+    style = Style.random(np.random.default_rng(5), "modern")
+    style.font = str(tmp_path / "Rounded-Black.otf")
+    assert text_mask("7", 48, style).max() == 255       # an OpenType file draws like a TrueType one
 
 
 def test_fonts_change_a_scene_only_when_given():

@@ -13,28 +13,31 @@ import numpy as np
 if TYPE_CHECKING:
     from .render import Style
 
-# TrueType fonts for training data (`font_folders`): symbol and maths fonts have no Latin digits,
-# display cuts none at all, and an extra-light cut is a hairline
+# TrueType and OpenType fonts for training data (`font_folders`): symbol, dingbat and maths fonts
+# have no Latin digits, display cuts none at all, an extra-light cut is a hairline, and a
+# calligraphic script is like no card's print
 _UNFIT = ("cmex", "cmsy", "cmmi", "STIXSiz", "STIXNonUni", "LastResort", "DejaVuMathTeX", "DejaVuSansDisplay",
-           "DejaVuSerifDisplay", "DejaVuSans-ExtraLight")
+           "DejaVuSerifDisplay", "DejaVuSans-ExtraLight", "D050000L", "StandardSymbolsPS", "Z003")
+_HAIRLINE = ("Hairline", "Thin", "ExtraLight", "UltraLight")     # cuts no card is printed in
 
 
 def font_folders() -> tuple[Path, ...]:
-    """Where TrueType fonts are looked for: Debian's font packages, and the fonts matplotlib ships
-    (a training dependency; found without importing it)."""
+    """Where fonts are looked for: Debian's font packages (`make fonts` installs the ones the
+    recipe names), and the fonts matplotlib ships (a training dependency; found without importing it)."""
     spec = importlib.util.find_spec("matplotlib")
-    return (Path("/usr/share/fonts/truetype"),) + tuple(
+    return (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype")) + tuple(
         Path(p) / "mpl-data" / "fonts" / "ttf" for p in (getattr(spec, "submodule_search_locations", None) or ()))
 
 
 def truetype_fonts(folders=None) -> list[str]:
-    """The TrueType fonts (of printable Latin digits) in `folders` (default `font_folders()`),
-    sorted: more number shapes for training data than the Hershey fonts have. Nothing is fetched;
-    a folder that is missing gives none."""
+    """The TrueType and OpenType fonts (of printable Latin digits) in `folders` (default
+    `font_folders()`), sorted: more number shapes for training data than the Hershey fonts have.
+    Nothing is fetched; a folder that is missing gives none."""
     found = []
     for folder in font_folders() if folders is None else folders:
         if folder.is_dir():
-            found += [str(f) for f in folder.rglob("*.ttf") if not f.name.startswith(_UNFIT)]
+            found += [str(f) for f in folder.rglob("*") if f.suffix.lower() in (".ttf", ".otf")
+                      and not f.name.startswith(_UNFIT) and not any(c in f.name for c in _HAIRLINE)]
     return sorted(found)
 
 
