@@ -25,10 +25,12 @@ debian:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$missing >/dev/null || echo "could not install$$missing: their tests will skip"; \
 	else echo "not installed:$$missing (run as root to install them): their tests will skip"; fi
 
-# Fonts the recipe prints synthetic decks' numbers in (training data only; nothing at run time
-# needs them): sans, rounded, condensed, geometric and serif cuts, the way off-brand decks print.
-# Liberation (fonts-liberation) is held out for the benchmark, and so are the fonts drawn like
-# its three (Nimbus Sans, Nimbus Roman, Nimbus Mono PS, FreeSans, FreeSerif, FreeMono).
+# More fonts to print synthetic decks' numbers in (`data crops/cards --fonts`, `bench --font-names`;
+# nothing at run time needs them): sans, rounded, condensed, geometric and serif cuts, the way
+# off-brand decks print. The shipped weights were taught DejaVu, STIX and Computer Modern only
+# (models/ablation.md: teaching these gained nothing measured). Liberation (fonts-liberation) is
+# held out for the benchmark, and so are the fonts drawn like its three (Nimbus Sans, Nimbus
+# Roman, Nimbus Mono PS, FreeSans, FreeSerif, FreeMono).
 FONT_PACKAGES := fonts-lato fonts-roboto-unhinted fonts-open-sans fonts-cabin fonts-comic-neue fonts-dosis \
 	fonts-bebas-neue fonts-league-spartan fonts-clear-sans fonts-karla fonts-beteckna fonts-comfortaa \
 	fonts-cantarell fonts-inter fonts-junction fonts-jura fonts-eurofurence fonts-averia-sans-gwf \
