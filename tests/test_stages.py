@@ -1,4 +1,4 @@
-"""The recogniser's four stages (companion.vision.stages): find, warp, read, decide, each by its
+"""The recogniser's stages (companion.vision.stages): find, warp, read, decide (fit: test_fit.py), each by its
 contract, and the pipeline that calls them once each."""
 import numpy as np
 import pytest

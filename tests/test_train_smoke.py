@@ -312,3 +312,32 @@ def test_a_widened_card_reader_computes_what_the_narrow_one_did(models_script):
         assert gap < (1e-4 if noise == 0 else 0.5) and (noise == 0 or gap > 0)
     with pytest.raises(ValueError, match="cannot widen"):
         cr.widen(narrow.state_dict(), 4)
+
+
+@need_train
+@pytest.mark.skipif(not (ROOT / "models" / "recognizer.json").is_file(), reason="no shipped finder to make the data with")
+def test_fitter_recipe_makes_squares_trains_and_names_the_fitter_in_the_model_folder(tmp_path):
+    from companion.vision import Recognizer
+    from companion.vision.stages import Face, Found
+    out = subprocess.run([sys.executable, *RECIPE, "fitter-data", str(tmp_path / "fit"), "--count", "12",
+                          "--first-seed", "720000", "--procs", "1"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    data = np.load(tmp_path / "fit" / "fit.npz")
+    assert data["x"].shape[1:] == (64, 64, 3) and data["y"].shape == (len(data["x"]), 8)
+    assert set(np.unique(data["finder"])) <= {0, 1} and data["box"].shape == data["y"].shape
+    # the outlines lie round each square's middle, where the box it was cut round lies
+    assert abs(float(data["y"].reshape(-1, 4, 2).mean((0, 1)).mean()) - 0.5) < 0.1
+    md = tmp_path / "md"
+    md.mkdir()
+    meta = json.loads((ROOT / "models" / "recognizer.json").read_text())
+    for name in [v for k, v in meta.items() if str(v).endswith(".onnx") and k != "fitter"]:
+        (md / name).symlink_to(ROOT / "models" / name)
+    (md / "recognizer.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "fitter"}))
+    out = subprocess.run([sys.executable, *RECIPE, "train-fitter", "--data", str(tmp_path / "fit"), "--epochs", "1",
+                          "--batch", "8", "--out", str(md / "myfitter")], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert json.loads((md / "recognizer.json").read_text())["fitter"] == "myfitter.onnx"
+    rec = Recognizer("classic", model_dir=md)
+    quad = np.float32([[100, 50], [200, 50], [200, 200], [100, 200]])
+    fitted = rec.fit(np.zeros((480, 640, 3), np.uint8), Found([Face(quad, 0.9)], []))
+    assert len(fitted.faces) == 1 and fitted.faces[0].quad.shape == (4, 2)

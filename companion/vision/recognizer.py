@@ -1,4 +1,5 @@
-"""The card recogniser: four named stages (`companion.vision.stages`), one network call a frame,
+"""The card recogniser: five named stages (`companion.vision.stages`), one call of each network a
+frame (the finder on the whole frame; the fitter and two readers on the parts it found, batched),
 on ONNX Runtime and OpenCV only (no torch on the Pi)::
 
     r = Recognizer(deck="classic")
@@ -6,7 +7,7 @@ on ONNX Runtime and OpenCV only (no torch on the Pi)::
     result.top        # Detection(color='red', symbol='7', confidence=0.93, box=(...)) or None
     result.cards      # every card seen: uncovered faces, and covered cards by their corner index
 
-`Recognizer.recognize` is the whole flow: find, warp, read, decide. Every knob is a field of
+`Recognizer.recognize` is the whole flow: find, fit, warp, read, decide. Every knob is a field of
 `Settings`, a line each on what it trades.
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..cards import deck as deck_profile, deck_names
 from ..paths import models_dir
 from .detection import Detection, Recognition
 from .runtime import ModelError
-from .stages import Finder, Reader, decide, warp
+from .stages import Finder, Fitter, Reader, decide, warp
 
 __all__ = ["Recognizer", "Settings", "parse_settings", "Detection", "Recognition", "ModelError"]
 
@@ -83,6 +84,8 @@ class Recognizer:
         self.settings = settings
         self.find = Finder(folder / names[0], int(meta.get("finder_imgsz", 320)), threads=threads,
                            conf=settings.finder_conf, iou=settings.finder_iou)
+        # the fitter is optional: a model folder without one reads the finder's outlines as they are
+        self.fit = Fitter(folder / meta["fitter"], threads=threads) if meta.get("fitter") else None
         self.read = Reader(Path(reader) if reader else folder / names[1], folder / names[2], self.colors, allowed,
                            turns=settings.index_turns, threads=threads)
 
@@ -98,6 +101,8 @@ class Recognizer:
         if image.shape[0] < 2 or image.shape[1] < 2:       # nothing to look at
             return Recognition()
         found = self.find(image)
+        if self.fit:
+            found = self.fit(image, found)
         readings = self.read(warp(image, found, index_size=self.read.index_size))
         s = self.settings
         seen, top = decide(readings, face_least=s.face_least, index_least=s.index_least, stray=s.stray)

@@ -26,6 +26,8 @@ STEPS = {
     "finder-data": ("finder_data.py", "scenes and Roboflow photos for the one-network finder: uncovered faces and every corner index"),
     "train-detector": ("train_detector.py", "train the corner-index detector or the outline finder (Ultralytics, offline)"),
     "train-classifier": ("train_classifier.py", "train the symbol classifier on 48x48 crops (plain torch)"),
+    "fitter-data": ("fitter_data.py", "squares round card faces, each with its outline's corners, for the fitter"),
+    "train-fitter": ("train_fitter.py", "train the fitter: a face's outline drawn again at the frame's resolution (plain torch)"),
     "real-faces": ("roboflow_faces.py", "cut the Roboflow training photos' cards out upright, named by their index"),
     "train-reader": ("train_cardreader.py", "train the card reader on upright whole-card crops (plain torch)"),
     "export": ("export.py", "export detector / outline finder weights to ONNX and write recognizer.json"),

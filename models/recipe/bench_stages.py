@@ -9,6 +9,7 @@ itself shows here, before the decide stage that joins them can hide it:
   its labelled index's centre. `find_recall`: labelled cards found; `indices_unlabelled`: found
   indices that hold no labelled one (a false index, or the front card's other corner, which the
   labels leave out); `faces`: the uncovered faces found;
+- **fit**: where the model folder has a fitter, the faces' outlines drawn again (only timed here);
 - **read**: the read stage as the recogniser runs it (`stages.read.Reader`), against the label:
   `read_indices`, the symbol classifier on each found index that holds a labelled one;
   `read_faces`, the face reader on each uncovered face that holds a labelled index near one of
@@ -108,7 +109,7 @@ def measure(photos: list[Path], rec: Recognizer, condition=None, seed: int = 0) 
     read = collections.Counter()
     seen = collections.Counter()
     confusions = collections.Counter()
-    t_find, t_read = [], []
+    t_find, t_fit, t_read = [], [], []
     for k, path in enumerate(photos):
         if k and k % max(1, len(photos) // 10) == 0:
             print(f"  photos: {k}/{len(photos)}", file=sys.stderr, flush=True)
@@ -118,6 +119,10 @@ def measure(photos: list[Path], rec: Recognizer, condition=None, seed: int = 0) 
         t = time.perf_counter()
         got = rec.find(image)
         t_find.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        if rec.fit:                      # the fit stage (where the model folder has a fitter)
+            got = rec.fit(image, got)
+        t_fit.append(time.perf_counter() - t)
         t = time.perf_counter()
         readings = rec.read(warp(image, got))
         t_read.append(time.perf_counter() - t)
@@ -144,6 +149,7 @@ def measure(photos: list[Path], rec: Recognizer, condition=None, seed: int = 0) 
             "read_faces": share(read["face"], seen["face"]), "faces_read": seen["face"],
             "confusions": dict(confusions.most_common(12)),
             "find_ms": round(1000 * statistics.median(t_find), 1) if t_find else None,
+            "fit_ms": round(1000 * statistics.median(t_fit), 2) if t_fit else None,
             "read_ms": round(1000 * statistics.median(t_read), 1) if t_read else None}
 
 

@@ -86,8 +86,9 @@ SMALL_HEIGHTS = (0.05, 0.18)
 STEEP = 60.0
 
 
-def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep = args
+def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep):
+    """The training scene of `seed` (the options as `main`'s), and its image (under a drawn lamp
+    for `lit` of the seeds): the finder's and the fitter's (`fitter_data.py`) alike."""
     kind = kinds[seed % len(kinds)] if kinds else None
     if np.random.default_rng([seed, 23]).random() < steep:                # its own stream too
         tilt = STEEP
@@ -97,7 +98,12 @@ def _write_scene(args):
     heights = CLOSE_HEIGHTS if near else SMALL_HEIGHTS if small else None
     sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
                     cut_labels=True, sunburst=sunburst, **({"heights": heights} if heights else {}))
-    image = lamp(sc.image, light) if light.random() < lit else sc.image
+    return sc, (lamp(sc.image, light) if light.random() < lit else sc.image)
+
+
+def _write_scene(args):
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep = args
+    sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep)
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(image, seed, squash if split == "train" else 0.0),
