@@ -83,12 +83,13 @@ def dihedral(x: torch.Tensor, y: torch.Tensor, gen: torch.Generator) -> tuple[to
     return out, y.view(-1, 8)
 
 
-def augment(x: torch.Tensor, y: torch.Tensor, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def augment(x: torch.Tensor, y: torch.Tensor, gen: torch.Generator, degrade_share: float = 0.15,
+            shake_share: float = 0.1) -> tuple[torch.Tensor, torch.Tensor]:
     x, y = dihedral(x, y, gen)
     x = jitter_colours(x, gen, 0.1, 0.2)
     x = shade(x, gen, 0.2)
-    x = degrade(x, gen, 0.15)
-    x = shake(x, gen, 0.1)
+    x = degrade(x, gen, degrade_share)
+    x = shake(x, gen, shake_share)
     x = x + torch.randn(x.shape, generator=gen) * torch.rand(x.shape[0], 1, 1, 1, generator=gen) * 0.04
     return x.clamp(0, 1), y
 
@@ -128,6 +129,8 @@ def main(argv=None) -> int:
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--degrade", type=float, default=0.15, help="the share of squares blurred or coarsened")
+    ap.add_argument("--shake", type=float, default=0.1, help="the share of squares smeared by camera shake")
     ap.add_argument("--width", type=int, default=16, help="the first layer's channels")
     ap.add_argument("--init", default=None, help="start from these weights (.pt)")
     ap.add_argument("--threads", type=int, default=2)
@@ -158,7 +161,7 @@ def main(argv=None) -> int:
         order = torch.randperm(len(tx), generator=gen)
         for k in range(len(tx) // a.batch):
             idx = order[k * a.batch:(k + 1) * a.batch]
-            xb, yb = augment(to_tensor(tx[idx].numpy()), ty[idx], gen)
+            xb, yb = augment(to_tensor(tx[idx].numpy()), ty[idx], gen, a.degrade, a.shake)
             loss = corner_loss(model(xb), yb)
             opt.zero_grad()
             loss.backward()
