@@ -8,7 +8,8 @@ import pytest
 from companion.cards import Card
 from companion.vision.dataset import crop_square
 from companion.vision.render import CARD_H, CARD_W, DESIGNS, SHAPES, Style, render_card, render_playing_card
-from companion.vision.synth import Canvas, Label, camera_tilt, card_quad, make_scene
+from companion.vision.synth import Canvas, Label, card_quad, make_scene
+from companion.vision.tilt import camera_tilt
 
 ROOT = Path(__file__).resolve().parents[1]
 
