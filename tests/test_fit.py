@@ -78,3 +78,17 @@ def test_a_missing_fitter_is_named_and_a_folder_without_one_reads_the_finders_ou
     (tmp_path / "recognizer.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "fitter"}))
     assert Recognizer("classic", model_dir=tmp_path).fit is None
     assert isinstance(Recognizer("classic").fit, Fitter)
+
+
+def test_the_wheel_ships_every_file_the_model_description_names():
+    import tomllib
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "models" / "recognizer.json").is_file():
+        pytest.skip("no models/ in this checkout")
+    meta = json.loads((root / "models" / "recognizer.json").read_text())
+    shipped = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    named = ["recognizer.json"] + [v for v in meta.values() if str(v).endswith(".onnx")]
+    assert "fitter.onnx" in named
+    for name in named:
+        assert shipped.get(f"models/{name}") == f"companion/_models/{name}", f"the wheel leaves out models/{name}"
