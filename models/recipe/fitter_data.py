@@ -57,12 +57,9 @@ def jittered(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def _fit_scene(args):
     seed, options, jitters, side = args
-    if "finder" not in _STATE:
-        from companion.paths import models_dir
-        from companion.vision.stages import Finder
-        import json
-        meta = json.loads((models_dir() / "recognizer.json").read_text())
-        _STATE["finder"] = Finder(models_dir() / meta["finder"], int(meta.get("finder_imgsz", 320)))
+    if "finder" not in _STATE:              # once a process: the shipped recogniser's find stage
+        from companion.vision.recognizer import Recognizer
+        _STATE["finder"] = Recognizer("any").find
         _STATE["fd"] = _finder_data()
     fd = _STATE["fd"]
     sc, image = fd.finder_scene(seed, *options)

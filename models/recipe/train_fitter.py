@@ -20,14 +20,13 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 import torch
 import torch.nn as nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.outline import quad_iou  # noqa: E402
-from companion.vision.stages.fit import FIT_MARGIN  # noqa: E402
+from companion.vision.stages.fit import FIT_MARGIN, turned_box  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_classifier import degrade, jitter_colours, shade, shake  # noqa: E402
@@ -92,10 +91,6 @@ def augment(x: torch.Tensor, y: torch.Tensor, gen: torch.Generator, degrade_shar
     x = shake(x, gen, shake_share)
     x = x + torch.randn(x.shape, generator=gen) * torch.rand(x.shape[0], 1, 1, 1, generator=gen) * 0.04
     return x.clamp(0, 1), y
-
-
-def turned_box(corners: np.ndarray) -> np.ndarray:
-    return cv2.boxPoints(cv2.minAreaRect(np.float32(corners).reshape(-1, 1, 2)))
 
 
 def load(folders: list[str]):

@@ -66,6 +66,11 @@ def fit_crop(image: np.ndarray, quad: np.ndarray, side: int = FIT_SIDE,
     return (cv2.resize(big, (side, side), interpolation=cv2.INTER_AREA) if k > 1 else big), m
 
 
+def turned_box(corners: np.ndarray) -> np.ndarray:
+    """The turned rectangle (4x2 corners) that most closely holds `corners`: the outline the stage passes on."""
+    return cv2.boxPoints(cv2.minAreaRect(np.float32(corners).reshape(-1, 1, 2)))
+
+
 def to_square(m: np.ndarray, points: np.ndarray, side: int = FIT_SIDE) -> np.ndarray:
     """Image points (N x 2) in the square's units (0..1 across it)."""
     p = np.float64(points).reshape(-1, 2)
@@ -100,6 +105,5 @@ class Fitter:
 
     def __call__(self, image: np.ndarray, found: Found) -> Found:
         fitted = self.corners(image, [f.quad for f in found.faces])
-        faces = [replace(f, quad=upright(cv2.boxPoints(cv2.minAreaRect(q.reshape(-1, 1, 2)))))
-                 for f, q in zip(found.faces, fitted)]
+        faces = [replace(f, quad=upright(turned_box(q))) for f, q in zip(found.faces, fitted)]
         return Found(faces, found.indices)
