@@ -657,6 +657,26 @@ def test_card_reader_crops_of_the_finders_own_outlines_name_the_card_each_overla
     assert named >= 8      # the finder finds at least each pile's top card
 
 
+def test_card_reader_crops_of_a_model_folder_are_the_faces_the_recogniser_cuts(tmp_path):
+    import json
+    from companion.vision.card_data import write_cards
+    from companion.vision.recognizer import Recognizer
+    from companion.vision.stages import warp
+    rows = json.loads(write_cards(tmp_path / "m", count=4, first_seed=7_000_000, procs=1, kinds=("pile",),
+                                  finder=str(ROOT / "models")).read_text())
+    rec = Recognizer("any")
+    compared = 0
+    for seed in range(7_000_000, 7_000_004):
+        sc = make_scene(seed, size=((416, 416), (416, 416), (480, 360), (320, 320))[seed % 4], kind="pile",
+                        min_index=0.3)
+        faces = warp(sc.image, rec.fit(sc.image, rec.find(sc.image))).faces
+        for r in (r for r in rows if r["src"] == "finder" and r["seed"] == seed):
+            k = int(r["file"].split("_f")[1].split(".")[0])
+            assert np.array_equal(cv2.imread(str(tmp_path / "m" / r["file"])), faces[k].pixels)
+            compared += 1
+    assert compared >= 4       # at least each pile's top card, cut as the fit stage outlines it
+
+
 def test_card_reader_crops_can_favour_the_rare_symbols(tmp_path):
     import json
     from companion.vision.card_data import write_cards

@@ -37,10 +37,19 @@ FINDER_MATCH, FINDER_NONE = 0.5, 0.15
 _finders: dict = {}
 
 
-def _finder(path: str):
+def _faces(path: str, image: np.ndarray) -> list:
+    """The outlines of faces found in `image` by `path`: an outline network's .onnx (its index
+    boxes left out), or a model folder, whose find and fit stages outline them as the recogniser
+    does before it cuts them out."""
     if path not in _finders:
-        _finders[path] = OutlineFinder(Path(path))
-    return _finders[path]
+        if Path(path).is_dir():
+            from .recognizer import Recognizer
+            rec = Recognizer("any", model_dir=path)
+            _finders[path] = lambda im: [f.quad for f in (rec.fit(im, rec.find(im)) if rec.fit else rec.find(im)).faces]
+        else:
+            net = OutlineFinder(Path(path))
+            _finders[path] = lambda im: [o.quad for o in net.find(im) if o.cls != "index"]
+    return _finders[path](image)
 
 
 def _card_row(name: str, sc, o, cls: str, seed: int, src: str) -> dict:
@@ -65,19 +74,19 @@ def _write_cards(args):
         rows.append(_card_row(name, sc, o, cls, seed, "truth"))
     if finder:
         # the finder's own outlines, rough as they come: each names the card it overlaps most
-        for k, f in enumerate(o for o in _finder(finder).find(sc.image) if o.cls != "index"):    # faces only
-            ious = [quad_iou(f.quad, quad) for _, _, quad in labelled]
+        for k, f in enumerate(_faces(finder, sc.image)):
+            ious = [quad_iou(f, quad) for _, _, quad in labelled]
             best = int(np.argmax(ious)) if ious else -1
             name = f"s{seed:08d}_f{k}.png"
             if best >= 0 and ious[best] >= FINDER_MATCH:
                 o, cls, _ = labelled[best]
                 rows.append(_card_row(name, sc, o, cls, seed, "finder"))
-            elif all(quad_iou(f.quad, np.float32(o.quad)) < FINDER_NONE for o in sc.outlines):
+            elif all(quad_iou(f, np.float32(o.quad)) < FINDER_NONE for o in sc.outlines):
                 rows.append({"file": name, "symbol": "none", "color": None, "cls": "none", "seed": seed,
                              "deck": sc.deck, "src": "finder"})
             else:
                 continue
-            cv2.imwrite(str(out / name), card_crop(sc.image, f.quad))
+            cv2.imwrite(str(out / name), card_crop(sc.image, f))
     # a turned rectangle of a card's size that holds no face-up card: the table, a back, a hand
     side = min(w, h) * rng.uniform(0.18, 0.75)
     box = ((rng.uniform(0, w), rng.uniform(0, h)), (side * 0.64, side), rng.uniform(0, 180))
@@ -100,8 +109,8 @@ def write_cards(out: Path, count: int, first_seed: int, procs: int = 2, kinds: t
     the finder is taught (`labelled_outlines`), as the finder might find it (`jittered_rect`), with
     its symbol, and one rectangle holding no face-up card ("none"); ``kinds``, ``fonts``,
     ``shapes``, ``themed``, ``hands`` and ``favour`` as for `write_crops`. With ``finder`` (an
-    outline network's .onnx) also every outline that network finds, named by the card it overlaps
-    (`FINDER_MATCH`) or "none" (the finder's index boxes left out). ``heights``: a card's height as a share of the frame's (above 1: a
+    outline network's .onnx, or a model folder: its find and fit stages) also every face outline
+    found, named by the card it overlaps (`FINDER_MATCH`) or "none". ``heights``: a card's height as a share of the frame's (above 1: a
     card held close to the lens, cut by the frame, its crop the part in view); ``tilt``: the camera leans up to
     this many degrees (a face seen at a slant, cut out by the turned rectangle round it as the finder
     finds it); ``sunburst``: the share of decks in the sunburst print. Returns cards.json."""

@@ -360,8 +360,9 @@ def main(argv=None):
     ap.add_argument("--first-seed", type=int, default=None)
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--rare", action="store_true", help="draw the rare symbols far more often (crops, cards)")
-    ap.add_argument("--finder", default=None, metavar="ONNX",
-                    help="also crop every outline this outline network finds (cards; e.g. models/outlines.onnx)")
+    ap.add_argument("--finder", default=None, metavar="ONNX_OR_FOLDER",
+                    help="also crop every face outline this outline network finds, or this model folder's find "
+                         "and fit stages (cards; e.g. models/outlines.onnx, models)")
     ap.add_argument("--heights", type=float, nargs=2, default=(0.18, 0.75), metavar=("MIN", "MAX"),
                     help="card height range, as a share of the frame's shorter side (detector, outlines, cards; over 1: held close to the lens)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",

@@ -20,9 +20,9 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
   under a drawn lamp; the validation split stays for measuring):
   their labelled index boxes as they are, and what the labels leave out (only the top-left index
   of each card is labelled) filled in by the shipped recogniser where the labels vouch for it: an
-  uncovered face its finder finds round a labelled index, and a corner index its finder finds
-  inside such a face that its reader reads surely as one of that face's labelled symbols (the
-  front card's other corner).
+  uncovered face its finder finds round a labelled index (its outline as the fit stage draws it,
+  where the recogniser has one), and a corner index its finder finds inside such a face that its
+  reader reads surely as one of that face's labelled symbols (the front card's other corner).
 """
 from __future__ import annotations
 
@@ -114,13 +114,15 @@ def _write_scene(args):
 
 def roboflow_rows(image: np.ndarray, labels: list, rec) -> list[tuple[int, np.ndarray]]:
     """A Roboflow photo's rows: its labelled indices ((symbol, box) each), and what `rec` (the
-    recogniser: its `find` and `read` stages) finds that the labels vouch for. A shiny stud on
+    recogniser: its `find`, `fit` and `read` stages) finds that the labels vouch for. A shiny stud on
     the table found as a face must not become a training label: a face is kept where it holds a
     labelled index; an index that is no labelled one where it lies in such a face and is read as
     a symbol that face's labelled indices name."""
     rows = [(INDEX, box_quad(b)) for _, b in labels]
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in labels]
     found = rec.find(image)
+    if rec.fit:          # a face's label: its outline as the fit stage draws it (tighter than the finder's box)
+        found = rec.fit(image, found)
     faces = []
     for f in found.faces:
         poly = f.quad.reshape(-1, 1, 2).astype(np.float32)
