@@ -708,6 +708,23 @@ def test_the_sunburst_print_is_drawn_only_when_asked_for_and_leaves_other_draws_
     assert not np.array_equal(sun.image, plain.image)
 
 
+def test_a_printed_tablecloth_is_drawn_only_when_asked_for_under_the_same_cards():
+    from companion.vision.tables import printed_cloth
+    kind = dict(size=(320, 240), kind="pile")
+    plain, cloth = make_scene(43, **kind), make_scene(43, **kind, prints=1.0)
+    assert make_scene(43, **kind, prints=0.0) == plain
+    assert cloth == make_scene(43, **kind, prints=1.0)
+    assert cloth.top == plain.top and [o.card for o in cloth.outlines] == [o.card for o in plain.outlines]
+    assert all(np.allclose(a.quad, b.quad) for a, b in zip(cloth.outlines, plain.outlines))
+    assert not np.array_equal(cloth.image, plain.image)
+    # a print: a ground and motifs in other inks, many small parts; the same draw, the same cloth
+    table = printed_cloth(np.random.default_rng(5), 240, 320)
+    assert table.shape == (240, 320, 3) and np.array_equal(table, printed_cloth(np.random.default_rng(5), 240, 320))
+    edges = cv2.Canny(table.astype(np.uint8), 50, 150)
+    n, _ = cv2.connectedComponents(edges)
+    assert n > 20
+
+
 def test_the_sunburst_print_has_a_big_number_on_a_white_half_disc_of_rays():
     style = Style.random(np.random.default_rng(10), "sunburst")
     modern = Style.random(np.random.default_rng(10), "modern")

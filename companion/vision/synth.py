@@ -24,7 +24,7 @@ from ..cards import Card, deck
 from .camera_look import camera_effects
 from .tilt import tilt_homography, tilt_view
 from .render import CARD_H, CARD_W, Face, Style, fade, render_back, render_card, render_playing_card
-from .tables import noise, table_surface
+from .tables import noise, printed_cloth, table_surface
 
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
 # kinds drawn only when asked for: "lookalike", a negative with printed look-alikes of UNO cards;
@@ -353,7 +353,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
                font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
                themed: float = 0.0, faded: float = 0.0, hands: float | None = None,
                cut_labels: bool = False, min_index: float = MIN_INDEX, design: str | None = None,
-               sunburst: float = 0.0) -> Scene:
+               sunburst: float = 0.0, prints: float = 0.0) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
@@ -370,7 +370,8 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     ``min_index`` is the least share of a corner index that must be in view for it to be labelled
     (lower for classifier crops of corners half under a finger); ``design`` prints every card in
     that design (`render.DESIGNS`; None: one drawn by the seed); ``sunburst`` the share of decks
-    printed in the sunburst design (`Style.print_sunburst`)."""
+    printed in the sunburst design (`Style.print_sunburst`); ``prints`` the share of scenes on a
+    printed tablecloth (`tables.printed_cloth`)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
@@ -430,7 +431,9 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     else:  # negative: maybe card backs, hands, phones, paper
         for _ in range(rng.integers(0, 3)):
             layout.append((None, card_quad(rng.uniform(0, w), rng.uniform(0, h), height, rng.uniform(0, 360), rng)))
-    canvas = compose(layout, rng, size, style, backgrounds,
+    cloth = np.random.default_rng([seed, 29])       # its own stream: a scene on no printed cloth stays as it was
+    background = printed_cloth(cloth, h, w) if prints and cloth.random() < prints else None
+    canvas = compose(layout, rng, size, style, backgrounds, background=background,
                      clutter=bool(rng.random() < 0.3 or kind in ("negative", "lookalike")))
     lookalikes = _add_lookalikes(canvas, rng, cx, cy, height) if kind == "lookalike" else []
     if hands is None:

@@ -45,6 +45,9 @@ look-alike by seed; ``--first-seed`` moves the piles to another seed range, such
   --lookalikes N, the same on N tables with printed look-alikes (ordinary playing cards, score
   sheets of numbers; seeds 9,560,000.., or from --lookalike-seed);
 - with --sunburst SHARE, that share of every benchmark's decks printed in the sunburst design;
+- with --prints SHARE, that share of every benchmark's tables a printed tablecloth (small motifs,
+  some of a corner index's size and stroke: `tables.printed_cloth`; 1 with --negatives: no card
+  on such a cloth);
 - with --faded SHARE, all of these with every deck's inks printed that share of the way to white
   (a faded deck, a washed-out print: the same scenes otherwise); with --stretch F, every photo's
   height stretched F times against its width (4/3: a 4:3 photo exported square, as datasets
@@ -393,6 +396,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sunburst", type=float, default=0.0, metavar="SHARE",
                     help="this share of the scenes' decks printed in the sunburst design (1: every card; "
                          "e.g. with --close: the recent print held close to the lens)")
+    ap.add_argument("--prints", type=float, default=0.0, metavar="SHARE",
+                    help="this share of the scenes' tables printed tablecloths (1: every table)")
     ap.add_argument("--faded", type=float, default=0.0, metavar="SHARE",
                     help="every deck's inks printed this share of the way to white (a faded deck, a washed-out "
                          "print; 0.35: the model card's faded decks); the same scenes otherwise")
@@ -410,6 +415,8 @@ def main(argv=None) -> int:
         ap.error("--faded must be at least 0 and under 1")
     if not 0.0 <= a.sunburst <= 1.0:
         ap.error("--sunburst must be from 0 to 1")
+    if not 0.0 <= a.prints <= 1.0:
+        ap.error("--prints must be from 0 to 1")
     if not 0.0 <= a.tilt_max < 90.0:
         ap.error("--tilt-max must be at least 0 and under 90 degrees")
     global make_scene
@@ -417,6 +424,8 @@ def main(argv=None) -> int:
         make_scene = functools.partial(make_scene, faded=a.faded)
     if a.sunburst:
         make_scene = functools.partial(make_scene, sunburst=a.sunburst)
+    if a.prints:
+        make_scene = functools.partial(make_scene, prints=a.prints)
     if a.stretch != 1.0:
         make_scene = stretching(make_scene, a.stretch)
     def build(deck: str):

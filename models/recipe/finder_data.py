@@ -14,15 +14,16 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
   cards, the camera leaning up to `--tilt` degrees (`--steep` of them up to `STEEP`), `--squash` of them stretched one way,
   `--close` of them one card held close to the lens (larger than the frame, cut by its edges: the
   part in view is its face's box), `--small` of them small cards (a camera far away), `--lamp` of them under a strong lamp (`camera_look.lamp`: a
-  tungsten bulb's orange to a shade's blue). An index is labelled by its upright box; the
+  tungsten bulb's orange to a shade's blue), `--prints` of them on a printed tablecloth (`tables.printed_cloth`). An index is labelled by its upright box; the
   training's turns make turned boxes of it.
 - **Roboflow training photos** (linked, not copied, but for the `--lamp` share of them, written
   under a drawn lamp; the validation split stays for measuring):
   their labelled index boxes as they are, and what the labels leave out (only the top-left index
   of each card is labelled) filled in by the shipped recogniser where the labels vouch for it: an
-  uncovered face its finder finds round a labelled index (its outline as the fit stage draws it,
-  where the recogniser has one), and a corner index its finder finds inside such a face that its
-  reader reads surely as one of that face's labelled symbols (the front card's other corner).
+  uncovered face its finder finds round a labelled index (its own box: the fit stage's outlines
+  as labels measured worse, `ablation.md`), and a corner index its finder finds inside such a
+  face that its reader reads surely as one of that face's labelled symbols (the front card's
+  other corner).
 """
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ SMALL_HEIGHTS = (0.05, 0.18)
 STEEP = 60.0
 
 
-def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep):
+def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints=0.0):
     """The training scene of `seed` (the options as `main`'s), and its image (under a drawn lamp
     for `lit` of the seeds): the finder's and the fitter's (`fitter_data.py`) alike."""
     kind = kinds[seed % len(kinds)] if kinds else None
@@ -97,13 +98,13 @@ def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep):
     small = not near and np.random.default_rng([seed, 17]).random() < far      # and the distance's
     heights = CLOSE_HEIGHTS if near else SMALL_HEIGHTS if small else None
     sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
-                    cut_labels=True, sunburst=sunburst, **({"heights": heights} if heights else {}))
+                    cut_labels=True, sunburst=sunburst, prints=prints, **({"heights": heights} if heights else {}))
     return sc, (lamp(sc.image, light) if light.random() < lit else sc.image)
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep = args
-    sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep)
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints = args
+    sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints)
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(image, seed, squash if split == "train" else 0.0),
@@ -114,15 +115,13 @@ def _write_scene(args):
 
 def roboflow_rows(image: np.ndarray, labels: list, rec) -> list[tuple[int, np.ndarray]]:
     """A Roboflow photo's rows: its labelled indices ((symbol, box) each), and what `rec` (the
-    recogniser: its `find`, `fit` and `read` stages) finds that the labels vouch for. A shiny stud on
+    recogniser: its `find` and `read` stages) finds that the labels vouch for. A shiny stud on
     the table found as a face must not become a training label: a face is kept where it holds a
     labelled index; an index that is no labelled one where it lies in such a face and is read as
     a symbol that face's labelled indices name."""
     rows = [(INDEX, box_quad(b)) for _, b in labels]
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in labels]
     found = rec.find(image)
-    if rec.fit:          # a face's label: its outline as the fit stage draws it (tighter than the finder's box)
-        found = rec.fit(image, found)
     faces = []
     for f in found.faces:
         poly = f.quad.reshape(-1, 1, 2).astype(np.float32)
@@ -195,6 +194,8 @@ def main(argv=None) -> int:
                     help="the share of scenes and Roboflow photos under a strong lamp (a bulb's orange to a shade's blue)")
     ap.add_argument("--sunburst", type=float, default=0.0,
                     help="the share of decks printed in the sunburst design (a big number on a white half-disc of rays)")
+    ap.add_argument("--prints", type=float, default=0.0,
+                    help="the share of scenes on a printed tablecloth (small motifs, some of an index's size and stroke)")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
     ap.add_argument("--roboflow-share", type=float, default=0.6)
     ap.add_argument("--procs", type=int, default=2)
@@ -205,7 +206,8 @@ def main(argv=None) -> int:
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst, a.steep)
+    extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst, a.steep,
+             a.prints)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):
