@@ -87,7 +87,7 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
     dataset_folders(tmp_path)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0))
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0))
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -106,7 +106,7 @@ def test_small_scenes_show_cards_a_camera_far_away_sees(models_script, tmp_path)
         dataset_folders(folder)
         faces = []
         for seed in range(640_000, 640_012):
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, small, 0.0, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, small, 0.0, 0.0, 0.0))
             rows = np.float32([line.split() for line in
                                (folder / "labels" / "val" / f"s{seed:08d}.txt").read_text().splitlines()]).reshape(-1, 9)
             quads = rows[rows[:, 0] == fd.CARD][:, 1:].reshape(-1, 4, 2)
@@ -120,7 +120,7 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
     for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
         dataset_folders(folder)
         for seed in range(640_000, 640_004):
-            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0))
     cuts = []
     for seed in range(640_000, 640_004):
         name = f"s{seed:08d}"
@@ -138,7 +138,7 @@ def test_sunburst_scenes_are_the_same_scenes_printed_in_the_sunburst_design(mode
     for share, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "sun")):
         dataset_folders(folder)
         for seed in range(640_000, 640_003):
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, share, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, share, 0.0, 0.0))
     for seed in range(640_000, 640_003):
         name = f"s{seed:08d}"
         assert (tmp_path / "plain" / "labels" / "val" / f"{name}.txt").read_text() == \
@@ -156,9 +156,24 @@ def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(model
         folder = tmp_path / str(steep)
         dataset_folders(folder)
         for seed in seeds:
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep))
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0))
         written[steep] = [(folder / "images" / "val" / f"s{seed:08d}.jpg").read_bytes() for seed in seeds]
     assert all(a != b for a, b in zip(written[0.0], written[1.0]))         # every one leans at 1.0
     half = [b == written[1.0][k] for k, b in enumerate(written[0.5])]
     assert 0 < sum(half) < len(seeds)                                      # some at 0.5 ...
     assert all(b == written[0.0][k] for k, b in enumerate(written[0.5]) if not half[k])   # the others as before
+
+
+def test_printed_cloth_scenes_are_the_same_cards_on_a_printed_tablecloth(models_script, tmp_path):
+    fd = models_script("finder_data")
+    for share, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "cloth")):
+        dataset_folders(folder)
+        for seed in range(640_000, 640_003):
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, share))
+    for seed in range(640_000, 640_003):
+        name = f"s{seed:08d}"
+        assert (tmp_path / "plain" / "labels" / "val" / f"{name}.txt").read_text() == \
+            (tmp_path / "cloth" / "labels" / "val" / f"{name}.txt").read_text()
+        plain, cloth = (cv2.imread(str(tmp_path / f / "images" / "val" / f"{name}.jpg")).astype(int)
+                        for f in ("plain", "cloth"))
+        assert (np.abs(plain - cloth).sum(-1) > 60).mean() > 0.2      # the table printed otherwise
