@@ -669,7 +669,7 @@ def test_card_reader_crops_of_a_model_folder_are_the_faces_the_recogniser_cuts(t
     for seed in range(7_000_000, 7_000_004):
         sc = make_scene(seed, size=((416, 416), (416, 416), (480, 360), (320, 320))[seed % 4], kind="pile",
                         min_index=0.3)
-        faces = warp(sc.image, rec.fit(sc.image, rec.find(sc.image))).faces
+        faces = warp(sc.image, rec.fit(sc.image, rec.find(sc.image))).faces      # found, then fitted
         for r in (r for r in rows if r["src"] == "finder" and r["seed"] == seed):
             k = int(r["file"].split("_f")[1].split(".")[0])
             assert np.array_equal(cv2.imread(str(tmp_path / "m" / r["file"])), faces[k].pixels)

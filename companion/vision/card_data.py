@@ -45,7 +45,7 @@ def _faces(path: str, image: np.ndarray) -> list:
         if Path(path).is_dir():
             from .recognizer import Recognizer
             rec = Recognizer("any", model_dir=path)
-            _finders[path] = lambda im: [f.quad for f in (rec.fit(im, rec.find(im)) if rec.fit else rec.find(im)).faces]
+            _finders[path] = lambda im: [f.quad for f in rec.outline(im).faces]
         else:
             net = OutlineFinder(Path(path))
             _finders[path] = lambda im: [o.quad for o in net.find(im) if o.cls != "index"]

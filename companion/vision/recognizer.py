@@ -89,6 +89,12 @@ class Recognizer:
         self.read = Reader(Path(reader) if reader else folder / names[1], folder / names[2], self.colors, allowed,
                            turns=settings.index_turns, threads=threads)
 
+    def outline(self, image: np.ndarray):
+        """The find stage's faces and indices in `image`, each face's outline fitted where the
+        model folder has a fitter: what the warp stage cuts out."""
+        found = self.find(image)
+        return self.fit(image, found) if self.fit else found
+
     def recognize(self, image: np.ndarray, roi: tuple | None = None) -> Recognition:
         """Every card in `image` (BGR) and the top card; `roi` = (x1, y1, x2, y2): the pile's area
         (boxes stay in the whole image's pixels)."""
@@ -100,10 +106,7 @@ class Recognizer:
             image, ox, oy = image[y1:y2, x1:x2], x1, y1
         if image.shape[0] < 2 or image.shape[1] < 2:       # nothing to look at
             return Recognition()
-        found = self.find(image)
-        if self.fit:
-            found = self.fit(image, found)
-        readings = self.read(warp(image, found, index_size=self.read.index_size))
+        readings = self.read(warp(image, self.outline(image), index_size=self.read.index_size))
         s = self.settings
         seen, top = decide(readings, face_least=s.face_least, index_least=s.index_least, stray=s.stray)
         detection = {id(c): Detection(c.color, c.symbol, c.p, (c.box[0] + ox, c.box[1] + oy, c.box[2] + ox, c.box[3] + oy))
