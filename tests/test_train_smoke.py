@@ -334,7 +334,13 @@ def test_fitter_recipe_makes_squares_trains_and_names_the_fitter_in_the_model_fo
         (md / name).symlink_to(ROOT / "models" / name)
     (md / "recognizer.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "fitter"}))
     out = subprocess.run([sys.executable, *RECIPE, "train-fitter", "--data", str(tmp_path / "fit"), "--epochs", "1",
-                          "--batch", "8", "--out", str(md / "myfitter")], capture_output=True, text=True, timeout=600)
+                          "--batch", "8", "--width", "8", "--out", str(md / "first")], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    # continued from those weights, it keeps their width without being told it
+    out = subprocess.run([sys.executable, *RECIPE, "train-fitter", "--data", str(tmp_path / "fit"), "--epochs", "1",
+                          "--batch", "8", "--init", str(md / "first.pt"), "--out", str(md / "myfitter")],
+                         capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert json.loads((md / "recognizer.json").read_text())["fitter"] == "myfitter.onnx"
     rec = Recognizer("classic", model_dir=md)

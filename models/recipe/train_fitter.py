@@ -39,7 +39,7 @@ class FitNet(nn.Module):
     """A small CNN: a fitting square (S x S, S a multiple of 16) -> 8 numbers, the corners.
     `width`: its first layer's channels (the others 2, 2, 4, 4 and 8 times as many)."""
 
-    def __init__(self, side: int = 64, width: int = 16):
+    def __init__(self, side: int = 64, width: int = 24):
         super().__init__()
         w = width
 
@@ -126,7 +126,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--degrade", type=float, default=0.15, help="the share of squares blurred or coarsened")
     ap.add_argument("--shake", type=float, default=0.1, help="the share of squares smeared by camera shake")
-    ap.add_argument("--width", type=int, default=16, help="the first layer's channels")
+    ap.add_argument("--width", type=int, default=None,
+                    help="the first layer's channels (default: the --init weights' own, else 24)")
     ap.add_argument("--init", default=None, help="start from these weights (.pt)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -142,9 +143,11 @@ def main(argv=None) -> int:
     found = np.mean([quad_iou(b.reshape(4, 2) * side, t.reshape(4, 2) * side) for b, t in zip(boxes[val][vown], vy[vown])])
     print(f"{len(tx)} training squares, {len(vx)} validation ({int(vown.sum())} round the finder's boxes, "
           f"which overlap the true outlines {found:.3f}), side {side}, margin {FIT_MARGIN}", flush=True)
-    model = FitNet(side, a.width)
-    if a.init:
-        model.load_state_dict(torch.load(a.init, map_location="cpu"))
+    init = torch.load(a.init, map_location="cpu") if a.init else None
+    width = a.width or (int(init["features.0.0.weight"].shape[0]) if init else 24)
+    model = FitNet(side, width)
+    if init:
+        model.load_state_dict(init)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     steps = a.epochs * (len(tx) // a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=max(steps, 1), pct_start=0.1)
