@@ -60,10 +60,11 @@ def _card_row(name: str, sc, o, cls: str, seed: int, src: str) -> dict:
 
 
 def _write_cards(args):
-    seed, out, kinds, fonts, shapes, themed, hands, favour, finder, heights, tilt, sunburst = args
+    seed, out, kinds, fonts, shapes, themed, hands, favour, finder, heights, tilt, sunburst, cut_labels = args
     kind = kinds[seed % len(kinds)] if kinds else None
     sc = make_scene(seed, size=_scene_size(seed), kind=kind, fonts=fonts, shapes=shapes, themed=themed, hands=hands,
-                    min_index=CARD_PART, favour=favour, heights=heights, tilt=tilt, sunburst=sunburst)
+                    min_index=CARD_PART, favour=favour, heights=heights, tilt=tilt, sunburst=sunburst,
+                    cut_labels=cut_labels)
     h, w = sc.image.shape[:2]
     rng = np.random.default_rng(seed + 31)
     rows = []
@@ -104,7 +105,7 @@ def _write_cards(args):
 def write_cards(out: Path, count: int, first_seed: int, procs: int = 2, kinds: tuple = (), fonts: tuple = (),
                 shapes: tuple = (), themed: float = 0.0, hands: float | None = None, favour: tuple = (),
                 finder: str | None = None, heights: tuple = (0.18, 0.75), tilt: float = 0.0,
-                sunburst: float = 0.0) -> Path:
+                sunburst: float = 0.0, cut_labels: bool = False) -> Path:
     """The card reader's crops (`outline.card_crop`) of `count` scenes: every face-up card's outline
     the finder is taught (`labelled_outlines`), as the finder might find it (`jittered_rect`), with
     its symbol, and one rectangle holding no face-up card ("none"); ``kinds``, ``fonts``,
@@ -113,11 +114,13 @@ def write_cards(out: Path, count: int, first_seed: int, procs: int = 2, kinds: t
     found, named by the card it overlaps (`FINDER_MATCH`) or "none". ``heights``: a card's height as a share of the frame's (above 1: a
     card held close to the lens, cut by the frame, its crop the part in view); ``tilt``: the camera leans up to
     this many degrees (a face seen at a slant, cut out by the turned rectangle round it as the finder
-    finds it); ``sunburst``: the share of decks in the sunburst print. Returns cards.json."""
+    finds it); ``sunburst``: the share of decks in the sunburst print; ``cut_labels``: a centre symbol the
+    frame's edge cuts names its card from 45% in view (`synth.CUT_CENTRE`), as the benchmark counts
+    it, where otherwise such a face, its indices out of the frame, is left out. Returns cards.json."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     finder = str(Path(finder).resolve()) if finder else None
     jobs = [(first_seed + i, out, kinds, tuple(fonts), tuple(shapes), themed, hands, tuple(favour), finder,
-             tuple(heights), float(tilt), float(sunburst)) for i in range(count)]
+             tuple(heights), float(tilt), float(sunburst), bool(cut_labels)) for i in range(count)]
     return _write_rows(_write_cards, jobs, procs, out / "cards.json")

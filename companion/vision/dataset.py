@@ -372,7 +372,8 @@ def main(argv=None):
                          "default: 45%%, 70%% of fans, each with up to two)")
     ap.add_argument("--cut-labels", action="store_true",
                     help=f"also label a centre symbol the frame's edge cuts when {CUT_CENTRE * 100:.0f}%% of it is "
-                         f"in view, and an uncovered face when {CUT_FACE * 100:.0f}%% of it is (crops: the centre)")
+                         f"in view, and an uncovered face when {CUT_FACE * 100:.0f}%% of it is (crops: the centre; cards: the "
+                         f"face, named by that centre)")
     ap.add_argument("--frame-cuts", type=float, default=0.0, metavar="SHARE",
                     help="this share of the wholly seen centre symbols are also written cut by the frame's "
                          "edge, 45-75%% of them in view (crops)")
@@ -422,7 +423,8 @@ def main(argv=None):
         seed = SEEDS["crops"] if a.first_seed is None else a.first_seed
         from .card_data import write_cards
         print(write_cards(Path(a.out), a.count, seed, a.procs, tuple(a.kinds), fonts, tuple(a.shapes), a.themed,
-                          a.hands, RARE if a.rare else (), a.finder, tuple(a.heights), a.tilt, a.sunburst))
+                          a.hands, RARE if a.rare else (), a.finder, tuple(a.heights), a.tilt, a.sunburst,
+                          a.cut_labels))
     elif a.what == "outlines":
         print(write_outline_dataset(Path(a.out), a.count, a.val, a.procs, a.first_seed, tuple(a.heights),
                                     a.tilt, tuple(a.kinds), a.hands, a.squash))
