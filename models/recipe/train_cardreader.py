@@ -81,7 +81,7 @@ class CardNet(nn.Module):
 
 
 def width_of(state: dict) -> int:
-    """The `width` a CardNet's state dict was made with (its first layer's channels)."""
+    """The `width` a CardNet's (or a FitNet's) state dict was made with (its first layer's channels)."""
     return int(state["features.0.0.weight"].shape[0])
 
 

@@ -29,7 +29,11 @@ from companion.vision.outline import quad_iou  # noqa: E402
 from companion.vision.stages.fit import FIT_MARGIN, turned_box  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_cardreader import width_of  # noqa: E402
 from train_classifier import degrade, jitter_colours, shade, shake  # noqa: E402
+
+# the first layer's channels of a fitter taught from scratch (16 underfitted: ablation.md)
+WIDTH = 24
 
 # every order of a quad's four corners: any first, either way round
 ORDERS = [[(s + k) % 4 for k in range(4)] for s in range(4)] + [[(s - k) % 4 for k in range(4)] for s in range(4)]
@@ -39,7 +43,7 @@ class FitNet(nn.Module):
     """A small CNN: a fitting square (S x S, S a multiple of 16) -> 8 numbers, the corners.
     `width`: its first layer's channels (the others 2, 2, 4, 4 and 8 times as many)."""
 
-    def __init__(self, side: int = 64, width: int = 24):
+    def __init__(self, side: int = 64, width: int = WIDTH):
         super().__init__()
         w = width
 
@@ -127,7 +131,7 @@ def main(argv=None) -> int:
     ap.add_argument("--degrade", type=float, default=0.15, help="the share of squares blurred or coarsened")
     ap.add_argument("--shake", type=float, default=0.1, help="the share of squares smeared by camera shake")
     ap.add_argument("--width", type=int, default=None,
-                    help="the first layer's channels (default: the --init weights' own, else 24)")
+                    help=f"the first layer's channels (default: the --init weights' own, else {WIDTH})")
     ap.add_argument("--init", default=None, help="start from these weights (.pt)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -144,8 +148,7 @@ def main(argv=None) -> int:
     print(f"{len(tx)} training squares, {len(vx)} validation ({int(vown.sum())} round the finder's boxes, "
           f"which overlap the true outlines {found:.3f}), side {side}, margin {FIT_MARGIN}", flush=True)
     init = torch.load(a.init, map_location="cpu") if a.init else None
-    width = a.width or (int(init["features.0.0.weight"].shape[0]) if init else 24)
-    model = FitNet(side, width)
+    model = FitNet(side, a.width or (width_of(init) if init else WIDTH))
     if init:
         model.load_state_dict(init)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
