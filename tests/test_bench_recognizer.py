@@ -27,6 +27,21 @@ def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark(models_scr
     assert bc.chosen(["warm", "nearly"]) == ["warm bulb (B x0.56, G x0.76)", "nearly dark (x0.2, noise sigma 3)"]
 
 
+def test_the_wide_angle_lens_keeps_the_photo_in_view_and_its_points_follow(models_script):
+    bc = models_script("bench_conditions")
+    name = "wide-angle lens (barrel distortion)"
+    w, h = 320, 240
+    img = np.zeros((h, w, 3), np.uint8)
+    img[20:26, 30:36] = 255                      # a dot near a corner, centred on (32.5, 22.5)
+    out = bc.CONDITIONS[name](img, np.random.default_rng(0))
+    ys, xs = np.nonzero(out[..., 0] > 127)
+    x, y = bc.MOVES[name](np.array([[32.5, 22.5]]), w, h)[0]
+    assert abs(xs.mean() - x) < 1 and abs(ys.mean() - y) < 1
+    assert x > 32.5 + 3 and y > 22.5 + 3           # squeezed toward the middle, as near a corner it is
+    corners = bc.MOVES[name](np.array([[0.0, 0], [w - 1, h - 1], [(w - 1) / 2, 0]]), w, h)
+    assert (corners >= -1e-6).all() and (corners[:, 0] <= w - 1 + 1e-6).all() and (corners[:, 1] <= h - 1 + 1e-6).all()
+
+
 def test_a_background_strip_lies_clear_of_the_cards_or_there_is_none(tmp_path, models_script):
     bb = models_script("bench_backgrounds")
     # a fan's three corner indices (10 pixels) near the left of a 400x200 photo: the cards reach

@@ -120,6 +120,40 @@ def _low_res(img, rng):
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+BARREL = 0.35
+
+
+def _barrel_source(p: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Where a wide-angle lens's picture at points `p` (N x 2) takes its pixels from in the
+    untouched photo: out along the radius by 1 + BARREL r^2 (r: the distance from the middle, 1 at
+    a corner), scaled so that the whole photo stays in view (the middles of its long sides on the
+    frame's edge; the frame's corners beyond the photo's, filled with its edge)."""
+    c = np.float32([(w - 1) / 2, (h - 1) / 2])
+    diag = np.hypot(*c)
+    r2 = (((p - c) / diag) ** 2).sum(1, keepdims=True)
+    return c + (p - c) * (1 + BARREL * r2) / (1 + BARREL * (c.min() / diag) ** 2)
+
+
+def _barrel(img, rng):
+    """A wide-angle lens's barrel distortion (a Pi camera's wide module, a cheap webcam): the
+    middle magnified, the edges squeezed, straight card edges bowed near the frame's edges."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    src = _barrel_source(np.stack([xx.ravel(), yy.ravel()], 1), w, h).astype(np.float32)
+    return cv2.remap(img, src[:, 0].reshape(h, w), src[:, 1].reshape(h, w), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
+
+
+def _barrel_points(p: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Where points of the untouched photo show in `_barrel`'s picture (`_barrel_source` undone,
+    by fixed-point steps: it moves a point by a small share of its distance from the middle)."""
+    q = np.asarray(p, np.float64)
+    out = q.copy()
+    for _ in range(30):
+        out = out + (q - _barrel_source(out, w, h))
+    return out
+
+
 def _jpeg(img, rng):
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 15])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -146,6 +180,7 @@ CONDITIONS = {
     # a hazy lens, a washed-out phone photo, or a faded deck on a pale table: every pixel 35% of
     # the way to white, the inks far less saturated
     "washed out (35% towards white)": lambda img, rng: cv2.addWeighted(img, 0.65, np.full_like(img, 255), 0.35, 0),
+    "wide-angle lens (barrel distortion)": _barrel,
 }
 # the conditions that move the pixels, each as a function of points (N x 2, x y) and the photo's
 # width and height giving where those points go (labelled points follow: `bench-stages --condition`);
@@ -153,6 +188,7 @@ CONDITIONS = {
 MOVES = {
     "far away (45% of the frame)": lambda p, w, h: p * FAR + [(w - round(w * FAR)) // 2, (h - round(h * FAR)) // 2],
     "turned a quarter": lambda p, w, h: np.stack([h - 1 - p[:, 1], p[:, 0]], 1),
+    "wide-angle lens (barrel distortion)": _barrel_points,
 }
 FOLLOWS_NOT = ("seen at an angle",)
 # every other condition: the colours read are compared with the untouched photo's (a yellow
