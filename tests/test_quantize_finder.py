@@ -1,8 +1,6 @@
 """The recipe's quantize-finder step: a model folder whose finder reads in 8 bits and still finds cards."""
 import json
 
-import numpy as np
-
 from companion.vision.outline import quad_iou
 from companion.vision.recognizer import Recognizer
 from companion.vision.synth import make_scene

@@ -32,7 +32,7 @@ def calibration_frames(scenes: int, first_seed: int, photos: list[Path], imgsz: 
     """The finder's inputs for `scenes` synthetic 640x480 frames and for `photos` (drawn to 640x480)."""
     images = [make_scene(first_seed + i, size=(640, 480), kind=("pile", "single", "fan")[i % 3]).image
               for i in range(scenes)]
-    images += [cv2.resize(img, (640, 480)) for img in map(lambda p: cv2.imread(str(p)), photos) if img is not None]
+    images += [cv2.resize(img, (640, 480)) for img in (cv2.imread(str(p)) for p in photos) if img is not None]
     return [fitted(img, imgsz, 32)[0] for img in images]
 
 
