@@ -7,7 +7,7 @@ import pytest
 MODELS = Path(__file__).resolve().parents[1] / "models" / "recipe"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def models_script():
     """Loads a script of models/recipe/ (not a package) as a module: ``models_script("bench_recognizer")``."""
     def load(name: str):

@@ -137,7 +137,7 @@ def make_eyes(args):
         return Eyes(Recognizer(deck=args.deck, model_dir=getattr(args, "model", None)))
     except ModelError as exc:
         print(f"companion demo: no card recogniser: {exc}\n"
-              "The trained model files (models/recognizer.json, finder.onnx, facereader.onnx, classifier.onnx) are "
+              "The trained model files (models/recognizer.json and the finder, face reader and classifier it names) are "
               "needed to read the cards.\n(For development only, --oracle reads the cards from the "
               "simulation instead.)", file=sys.stderr)
         return None

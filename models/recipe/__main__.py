@@ -28,7 +28,7 @@ STEPS = {
     "train-classifier": ("train_classifier.py", "train the symbol classifier on 48x48 crops (plain torch)"),
     "fitter-data": ("fitter_data.py", "squares round card faces, each with its outline's corners, for the fitter"),
     "train-fitter": ("train_fitter.py", "train the fitter: a face's outline drawn again at the frame's resolution (plain torch)"),
-    "quantize-finder": ("quantize_finder.py", "the finder's convolutions in 8 bits, as a model folder to measure (ONNX Runtime)"),
+    "quantize": ("quantize.py", "the finder, classifier and face reader in 8 bits, as they ship (ONNX Runtime's static quantizer)"),
     "real-faces": ("roboflow_faces.py", "cut the Roboflow training photos' cards out upright, named by their index"),
     "train-reader": ("train_cardreader.py", "train the card reader on upright whole-card crops (plain torch)"),
     "export": ("export.py", "export detector / outline finder weights to ONNX and write recognizer.json"),
@@ -37,7 +37,7 @@ STEPS = {
     "bench-stages": ("bench_stages.py", "the find and read stages alone on real photos: cards found, faces read"),
     "bench-outlines": ("bench_outlines.py", "the outline finder alone on the held-out piles"),
     "bench-classifier": ("eval_classifier.py", "the symbol classifier alone on real and synthetic crops"),
-    "bench-conditions": ("bench_conditions.py", "the Roboflow photos under 15 other cameras' conditions"),
+    "bench-conditions": ("bench_conditions.py", "the Roboflow photos under 16 cameras' conditions"),
     "bench-backgrounds": ("bench_backgrounds.py", "real photos of tables with no card (the Roboflow backgrounds)"),
     "hues": ("hue_survey.py", "which hues a camera sees on real cards (the evidence for the colour table)"),
 }

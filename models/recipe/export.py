@@ -8,7 +8,8 @@ Copies the PyTorch weights to models/detector.pt (the outline finder's to models
 face pipeline's finder's to models/finder.pt), exports ONNX at the deployed input size to
 models/detector.onnx (models/outlines.onnx, models/finder.onnx), and
 writes models/recognizer.json (what the run-time Recognizer reads). The classifier is exported by
-train_classifier.py itself.
+train_classifier.py itself. The finder ships in 8 bits: after `--finder`, run `quantize`
+(models/recognizer.json names the float finder.onnx until then).
 """
 from __future__ import annotations
 
@@ -89,6 +90,8 @@ def main(argv=None) -> int:
     made = (("detector", a.detector), ("outlines", a.outlines), ("finder", a.finder))
     print(f"wrote {', '.join(f'{out / n}.onnx' for n, w in made if w)}"
           f" and {meta_path}")
+    if a.finder:
+        print("the finder ships in 8 bits: python models/recipe quantize --roboflow ../shared/datasets/roboflow-uno")
     return 0
 
 
