@@ -43,8 +43,6 @@ from companion.vision.synth import make_scene  # noqa: E402
 
 NETWORKS = ("finder", "classifier", "face_reader")      # recognizer.json's keys of the networks quantized
 SUFFIX = "-int8"
-
-
 SOURCE_KEY = "quantized_from"      # the 8-bit file's metadata: its float file's name and SHA-256
 
 
@@ -154,7 +152,13 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     models = Path(a.models)
     out = Path(a.out) if a.out else models
+    if not (models / "recognizer.json").is_file():
+        ap.error(f"no {models / 'recognizer.json'}: --models is a model folder")
     meta = json.loads((models / "recognizer.json").read_text())
+    missing = [f"{k}: {float_name(meta[k])}" if k in meta else k for k in NETWORKS
+               if k not in meta or not (models / float_name(meta[k])).is_file()]
+    if missing:
+        ap.error(f"{models / 'recognizer.json'} names no float network for {', '.join(missing)}")
     photos = sorted((Path(a.roboflow) / "train" / "images").glob("*"))[:a.photos] if a.roboflow else []
     images = calibration_images(a.scenes, a.small, a.first_seed, photos)
     if not images:
