@@ -70,17 +70,23 @@ def calibration_images(scenes: int, small: int, first_seed: int, photos: list[Pa
     return images
 
 
+def float_folder(folder: Path, meta: dict, tmp: Path) -> Path:
+    """`tmp` made a model folder naming `folder`'s float networks (links to them), as `meta` but
+    for `NETWORKS`' files."""
+    floats = dict(meta, **{k: float_name(meta[k]) for k in NETWORKS})
+    for name in {v for v in floats.values() if isinstance(v, str) and v.endswith(".onnx")}:
+        (tmp / name).symlink_to((folder / name).resolve())
+    (tmp / "recognizer.json").write_text(json.dumps(floats))
+    return tmp
+
+
 def seen_inputs(folder: Path, meta: dict, images: list[np.ndarray]) -> dict[str, list[np.ndarray]]:
     """What each network of `NETWORKS` is given, one input of a batch at a time, while a recogniser
     with the float networks of `folder` reads `images`."""
     from companion.vision.recognizer import Recognizer
 
-    with tempfile.TemporaryDirectory() as tmp:
-        floats = dict(meta, **{k: float_name(meta[k]) for k in NETWORKS})
-        for name in {v for v in floats.values() if isinstance(v, str) and v.endswith(".onnx")}:
-            (Path(tmp) / name).symlink_to((folder / name).resolve())
-        (Path(tmp) / "recognizer.json").write_text(json.dumps(floats))
-        rec = Recognizer("any", model_dir=tmp)
+    with tempfile.TemporaryDirectory() as tmp:         # the sessions hold the networks: the folder may go
+        rec = Recognizer("any", model_dir=float_folder(folder, meta, Path(tmp)))
     seen = {k: [] for k in NETWORKS}
     nets = {"finder": rec.find.net.net, "classifier": rec.read.index_net, "face_reader": rec.read.face_net}
 
@@ -148,7 +154,6 @@ def main(argv=None) -> int:
     ap.add_argument("--first-seed", type=int, default=7_430_000)
     ap.add_argument("--roboflow", default=None, help="../shared/datasets/roboflow-uno: its training photos calibrate too")
     ap.add_argument("--photos", type=int, default=60)
-    ap.add_argument("--most", type=int, default=600, help="calibration inputs at most, each network")
     a = ap.parse_args(argv)
     models = Path(a.models)
     out = Path(a.out) if a.out else models
@@ -171,9 +176,9 @@ def main(argv=None) -> int:
                 shutil.copy(models / v, out / v)
     for key in NETWORKS:
         name = quantized_name(meta[key])
-        quantize(models / float_name(meta[key]), out / name, seen[key][:a.most], finder=key == "finder")
+        quantize(models / float_name(meta[key]), out / name, seen[key], finder=key == "finder")
         meta[key] = name
-        print(f"{key}: {len(seen[key][:a.most])} calibration inputs; wrote {out / name} "
+        print(f"{key}: {len(seen[key])} calibration inputs; wrote {out / name} "
               f"({(out / name).stat().st_size / 1e6:.1f} MB)")
     (out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
     return 0
