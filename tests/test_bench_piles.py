@@ -75,7 +75,7 @@ def test_a_setting_reaches_the_recogniser_of_every_set_and_is_kept_with_the_run(
             built.append(kw["settings"])
 
         def recognize(self, image):
-            return SimpleNamespace(top=None, cards=[])
+            return SimpleNamespace(top=None, cards=[], unsure=None)
     bp._script("bench_recognizer").Recognizer = Blind
     out = tmp_path / "run.json"
     assert bp.main(["--first-seeds", "9200000", "9200600", "--piles", "2", "--procs", "1", "--out", str(out),

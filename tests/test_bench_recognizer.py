@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from companion.vision.detection import Detection
+from companion.vision.detection import Detection, Recognition
 from companion.vision.synth import make_scene
 
 
@@ -62,11 +62,28 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses(models_
 
     class Blind:        # sees no card
         def recognize(self, image):
-            return type("R", (), {"top": None})()
+            return Recognition()
     res = br.singles(lambda deck: Blind(), 8, None, first=9_870_000, size=(320, 240))
     assert 0 < res["whole"] + res["most"] + res["cut"] <= 8
-    assert res["accuracy_whole"] == res["accuracy_most"] == res["accuracy_cut"] == 0
+    assert res["accuracy_whole"] == res["accuracy_most"] == res["accuracy_cut"] == res["asked_right"] == 0
     assert all(m.split(" -> ")[1].startswith("None") for m in res["wrong_in_view"])
+    # a recogniser unsure of every card, its candidate right: no card read, every one asked right
+    shown = {}
+
+    def scene(seed, **kw):
+        shown["scene"] = sc = make_scene(seed, **kw)
+        return sc
+
+    class Doubting:
+        def recognize(self, image):
+            top = shown["scene"].top
+            return Recognition([], None, Detection(top.color, top.symbol, 0.4, (0, 0, 1, 1)))
+    old, br.make_scene = br.make_scene, scene
+    try:
+        doubted = br.singles(lambda deck: Doubting(), 8, None, first=9_870_000, size=(320, 240))
+    finally:
+        br.make_scene = old
+    assert doubted["accuracy"] == 0 and doubted["asked_right"] == 1.0
 
 
 @pytest.mark.parametrize("args,first", [([], 9_560_000), (["--lookalike-seed", "9570000"], 9_570_000)])

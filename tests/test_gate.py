@@ -104,6 +104,24 @@ def test_unsure_reading_becomes_a_question():
     assert str(gate.top) == "red 7"
 
 
+class _BelowTheBar(FakeRecognizer):
+    """A recogniser that reads a face below its bar: no top card, the face as `unsure`."""
+
+    def recognize(self, image_bgr, roi=None):
+        found = super().recognize(image_bgr, roi)
+        return type(found)([], None, found.top) if found.top else found
+
+
+def test_a_face_read_below_the_recognisers_bar_is_a_question_not_an_empty_pile():
+    gate = MotionGate(_BelowTheBar(override={"red 3": 0.35}), roi=PILE_ROI, settle=0.4, top="red 7")
+    events = run(gate, still(5, top="red 7") + still(20, top="red 3", under=("red 7",)))
+    assert kinds(events) == [("question", "red 3")] and "unsure" in events[0].reason
+    assert str(gate.top) == "red 7"
+    # the pile really taken away still reads as empty
+    events = run(gate, still(20, top=None), t0=3.0)
+    assert kinds(events) == [("cleared", None)]
+
+
 def test_same_face_in_a_new_place_is_a_question_by_default():
     gate, _ = make()
     events = run(gate, still(5) + still(20, top="red 7", offset=(-20, 0))

@@ -128,3 +128,7 @@ def test_a_large_photo_is_halved_to_photo_side_pixels_at_most_and_its_boxes_come
     assert rec.shapes[-1] == (756, 1008, 3)
     small = read_photo(rec, np.zeros((480, 640, 3), np.uint8))         # a frame's size: as it is
     assert rec.shapes[-1] == (480, 640, 3) and small.top.box == (10.0, 20.0, 110.0, 170.0)
+    # a face read unsure comes back in the photo's pixels too
+    rec.recognize = lambda image: Recognition([], None, Detection("red", "7", 0.4, (10.0, 20.0, 110.0, 170.0)))
+    found = read_photo(rec, np.zeros((3 * PHOTO_SIDE // 2, 2 * PHOTO_SIDE, 3), np.uint8))
+    assert found.top is None and found.unsure.box == (20.0, 40.0, 220.0, 340.0)

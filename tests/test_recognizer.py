@@ -28,6 +28,10 @@ def test_detection_values():
     assert Recognition([d], d).to_json("x.jpg") == {
         "image": "x.jpg", "cards": [{"color": "red", "symbol": "7", "confidence": 0.9123, "box": [1.0, 2.0, 3.0, 4.0]}],
         "top": {"color": "red", "symbol": "7", "confidence": 0.9123, "box": [1.0, 2.0, 3.0, 4.0]}}
+    # no face read surely: no top card, and the likeliest face as "unsure", for a person to confirm
+    unsure = Detection("blue", "3", 0.41, (5, 6, 7, 8))
+    assert Recognition([], None, unsure).to_json() == {
+        "cards": [], "top": None, "unsure": {"color": "blue", "symbol": "3", "confidence": 0.41, "box": [5.0, 6.0, 7.0, 8.0]}}
 
 
 # ------------------------------------------------------------------ model files, decks, settings
@@ -115,6 +119,18 @@ def test_the_recogniser_runs_its_one_network_once_a_photo():
     rec.find = counting
     rec.recognize(on_table(Card("blue", "7"), Style(), 150))
     assert counting.calls == 1
+
+
+@needs_model
+def test_a_face_under_the_bar_is_no_top_card_but_the_unsure_candidate():
+    from companion.vision.recognizer import Settings
+    image = on_table(Card("green", "4"), Style(), 220)
+    sure = Recognizer("classic").recognize(image)
+    assert str(sure.top.card) == "green 4" and sure.unsure is None
+    # a bar no reading reaches: the same face, with the same confidence, as the candidate to confirm
+    doubting = Recognizer("classic", settings=Settings(face_least=1.01)).recognize(image)
+    assert doubting.top is None and doubting.cards == []
+    assert doubting.unsure == sure.top
 
 
 @needs_model

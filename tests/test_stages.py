@@ -36,9 +36,15 @@ def at_index(symbol="7", p=0.9, color="red", box=(100, 50, 120, 75)):
     return Reading(Index(tuple(float(v) for v in box), 0.8), probs(symbol, p), {color: 0.9} if color else {})
 
 
-def decided(faces=(), indices=(), face_least=0.5, index_least=0.5, stray=0.1):
+def decision(faces=(), indices=(), face_least=0.5, index_least=0.5, stray=0.1):
     return decide(Readings(list(faces), list(indices)), face_least=face_least, index_least=index_least,
                   stray=stray)
+
+
+def decided(*args, **kw):
+    """The cards and the top card (`decision` without the unsure candidate)."""
+    cards, top, _ = decision(*args, **kw)
+    return cards, top
 
 
 # ------------------------------------------------------------------ find
@@ -215,6 +221,18 @@ def test_decide_leaves_out_unsure_readings_no_cards_and_colourless_coloured_card
     # a coloured card whose colour shows nowhere is no card; a wild needs no colour
     cards, top = decided([on_face("7", 0.9, None), on_face("wild", 0.8, None, SQUARE + [300, 0])])
     assert [c.symbol for c in cards] == ["wild"] and top.symbol == "wild" and top.color is None
+
+
+def test_where_no_face_reads_surely_the_surest_unsure_face_is_the_candidate_for_the_host():
+    unsure_3, unsure_8 = on_face("3", 0.4, quad=SQUARE + [300, 0]), on_face("8", 0.55, color="blue")
+    cards, top, unsure = decision([on_face("none", 0.99, None), unsure_3, unsure_8], face_least=0.6)
+    assert cards == [] and top is None and (unsure.symbol, unsure.color, unsure.uncovered) == ("8", "blue", True)
+    assert unsure.p == pytest.approx(0.55, abs=0.01)
+    # a face read surely leaves no candidate; nor do "no card" and a colourless coloured card
+    assert decision([unsure_3, on_face("7", 0.9)], face_least=0.6).unsure is None
+    assert decision([on_face("none", 0.45, None), on_face("5", 0.4, None)], face_least=0.6).unsure is None
+    # a covered card's index never stands for the top card
+    assert decision([], [at_index("4", 0.3)], face_least=0.6).unsure is None
 
 
 def test_only_covered_cards_give_cards_and_no_top():

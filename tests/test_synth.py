@@ -378,6 +378,25 @@ def test_hands_and_cut_labels_change_a_scene_only_when_given():
     assert changed >= 3
 
 
+def test_a_loose_pile_is_the_same_cards_further_apart_and_labels_its_cards_beneath_covered():
+    spread, same = [], 0
+    for seed in range(720, 740):
+        tight = make_scene(seed, size=(480, 360), kind="pile")
+        loose = make_scene(seed, size=(480, 360), kind="pile", loose=1.0)
+        same += np.array_equal(make_scene(seed, size=(480, 360), kind="pile", loose=0.0).image, tight.image)
+        # the same cards, the same top card, laid further from it
+        assert [o.card for o in loose.outlines] == [o.card for o in tight.outlines] and loose.top == tight.top
+        for t, lo in zip(tight.outlines[:-1], loose.outlines[:-1]):
+            top_t, top_l = tight.outlines[-1].quad.mean(0), loose.outlines[-1].quad.mean(0)
+            spread.append((np.linalg.norm(lo.quad.mean(0) - top_l), np.linalg.norm(t.quad.mean(0) - top_t)))
+        # a card beneath that any card covers, however little, is no uncovered face
+        faces = {str(lb.card) for lb in loose.labels if lb.cls == "card"}
+        assert all(str(o.card) not in faces for o in loose.outlines if o.covered >= 0.04
+                   and all(o.card != p.card for p in loose.outlines if p is not o))
+    assert same == 20
+    assert np.median([a for a, _ in spread]) > 1.3 * np.median([b for _, b in spread])
+
+
 def test_detector_dataset_command_checks_the_share_of_hands(tmp_path, capsys):
     from companion.vision.dataset import main
     with pytest.raises(SystemExit):
@@ -753,3 +772,4 @@ def test_the_sunburst_print_has_a_big_number_on_a_white_half_disc_of_rays():
     assert rows[:, : CARD_W // 5].mean() > 0.2 or rows[:, -CARD_W // 5:].mean() > 0.2
     tint = (np.abs(img - np.array(style.white)).sum(-1) > 40) & (np.abs(img - np.array(style.inks["blue"])).sum(-1) > 60)
     assert tint[int(CARD_H * 0.35): int(CARD_H * 0.62)].mean() > 0.05     # rays: pale tints, neither white nor the ink
+

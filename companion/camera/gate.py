@@ -249,7 +249,8 @@ class MotionGate:
         self.last_recognition = rec
         if self._scanning:
             return _Reading("hand", 1.0)
-        det = getattr(rec, "top", None)
+        # a face read below the recogniser's bar is still a card that landed: a question, not an empty pile
+        det = getattr(rec, "top", None) or getattr(rec, "unsure", None)
         if det is None:
             return _Reading(None, 1.0)
         try:

@@ -109,6 +109,7 @@ class FakeDetection:
 class FakeRecognition:
     cards: list = field(default_factory=list)
     top: FakeDetection | None = None
+    unsure: FakeDetection | None = None
 
 
 class FakeRecognizer:

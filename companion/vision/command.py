@@ -33,7 +33,8 @@ def read_photo(rec, img):
 
     def back(d):
         return replace(d, box=tuple(v / s for v in d.box))
-    return replace(found, cards=[back(d) for d in found.cards], top=found.top and back(found.top))
+    return replace(found, cards=[back(d) for d in found.cards], top=found.top and back(found.top),
+                   unsure=found.unsure and back(found.unsure))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

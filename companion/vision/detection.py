@@ -32,7 +32,12 @@ class Detection:
 class Recognition:
     cards: list = field(default_factory=list)
     top: Detection | None = None
+    # where no face reads surely (`top` None): the surest face read below the bar, for the host to
+    # confirm (a card that landed is not an empty pile); None otherwise
+    unsure: Detection | None = None
 
     def to_json(self, image: str | None = None) -> dict:
         out = {"cards": [c.to_json() for c in self.cards], "top": self.top.to_json() if self.top else None}
+        if self.unsure is not None:
+            out["unsure"] = self.unsure.to_json()
         return {"image": image, **out} if image is not None else out

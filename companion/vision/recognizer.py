@@ -108,7 +108,9 @@ class Recognizer:
             return Recognition()
         readings = self.read(warp(image, self.outline(image), index_size=self.read.index_size))
         s = self.settings
-        seen, top = decide(readings, face_least=s.face_least, index_least=s.index_least, stray=s.stray)
-        detection = {id(c): Detection(c.color, c.symbol, c.p, (c.box[0] + ox, c.box[1] + oy, c.box[2] + ox, c.box[3] + oy))
-                     for c in seen}
-        return Recognition([detection[id(c)] for c in seen], detection[id(top)] if top else None)
+        seen, top, unsure = decide(readings, face_least=s.face_least, index_least=s.index_least, stray=s.stray)
+
+        def detection(c):
+            return c and Detection(c.color, c.symbol, c.p, (c.box[0] + ox, c.box[1] + oy, c.box[2] + ox, c.box[3] + oy))
+        cards = {id(c): detection(c) for c in seen}
+        return Recognition(list(cards.values()), cards.get(id(top)), detection(unsure))

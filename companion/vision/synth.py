@@ -32,6 +32,10 @@ KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
 # way the Roboflow photos show cards: each card a fifth of its width or so beside the one under it)
 # (ordinary playing cards, a score sheet of numbers)
 ALL_KINDS = KINDS + ("lookalike", "stack")
+# a pile's cards beneath the top one lie this far from its centre (a normal spread, in card heights);
+# in a loose pile (`make_scene(loose=...)`) a spread drawn from LOOSE
+PILE_SPREAD = 0.18
+LOOSE = (0.25, 0.45)
 SKIN = ((60, 95, 160), (90, 130, 200), (110, 160, 225), (45, 70, 120), (130, 175, 235), (70, 105, 175))
 
 
@@ -353,7 +357,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
                font_share: float = 0.5, shapes: tuple = (), shape_share: float = 0.5,
                themed: float = 0.0, faded: float = 0.0, hands: float | None = None,
                cut_labels: bool = False, min_index: float = MIN_INDEX, design: str | None = None,
-               sunburst: float = 0.0, prints: float = 0.0) -> Scene:
+               sunburst: float = 0.0, prints: float = 0.0, loose: float = 0.0) -> Scene:
     """One labelled scene; the same seed always gives the same scene.
 
     ``favour`` names symbols drawn far more often than the deck holds them (rare cards, for
@@ -371,7 +375,9 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     (lower for classifier crops of corners half under a finger); ``design`` prints every card in
     that design (`render.DESIGNS`; None: one drawn by the seed); ``sunburst`` the share of decks
     printed in the sunburst design (`Style.print_sunburst`); ``prints`` the share of scenes on a
-    printed tablecloth (`tables.printed_cloth`)."""
+    printed tablecloth (`tables.printed_cloth`); ``loose`` the share of piles whose cards lie
+    further apart (`LOOSE`: cards beneath the top one that show most of themselves, a corner or a
+    side under the card above)."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or rng.choice(["classic", "classic", "classic112", "seinfeld"])
     kind = kind or KINDS[rng.integers(len(KINDS))]
@@ -380,6 +386,9 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     aside = np.random.default_rng([seed, 19])      # its own stream: the scene's other draws stay as they were
     if sunburst and aside.random() < sunburst:
         style.print_sunburst(aside)
+    spread = PILE_SPREAD
+    if loose and aside.random() < loose:
+        spread = aside.uniform(*LOOSE)
     if faded:
         style.inks = {name: fade(bgr, faded) for name, bgr in style.inks.items()}
     w, h = size
@@ -389,7 +398,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
     if kind == "pile":
         for _ in range(rng.integers(0, 7)):
-            off = rng.normal(0, 0.18 * height, 2)
+            off = rng.normal(0, spread * height, 2)
             layout.append((_random_card(rng, deck_name, favour), card_quad(cx + off[0], cy + off[1], height, rng.uniform(0, 360), rng)))
         layout.append((_random_card(rng, deck_name, favour), card_quad(cx, cy, height, rng.uniform(0, 360), rng)))
     elif kind == "single":

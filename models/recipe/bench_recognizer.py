@@ -7,7 +7,10 @@
 look-alike by seed; ``--first-seed`` moves the piles to another seed range, such as the first of
 `bench-piles`' tuning sets at 9,200,000.. or its held-out ones at 9,530,000..). ``--set NAME=VALUE``
 (repeatable) reads with one of the recogniser's `Settings` changed, to sweep it (models/ablation.md);
-``--reader`` reads the faces with another face reader's ONNX file.
+``--reader`` reads the faces with another face reader's ONNX file. Beside each accuracy,
+``asked_right``: the share read as no top card whose unsure candidate (`Recognition.unsure`, what
+the host is asked to confirm in a game) names it; beside each share of clean tables, ``asked``: the
+share that gives an unsure candidate (a question to the host, in a game).
 
 - held-out synthetic piles (seeds never used in training: companion.vision.dataset.SEEDS["bench"]),
   640x480 overhead frames of every deck profile: top card right (colour and symbol), read with
@@ -137,7 +140,7 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
     or the frame edge over more than a quarter of it). ``heights``: the cards' height range as a
     share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees.
     ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer)."""
-    ok = 0
+    ok = asked = 0
     conf = collections.Counter()
     unreadable = collections.Counter()
     seen = collections.Counter()
@@ -151,7 +154,8 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
         if reader is None:      # (--deck any: a deck in other colours than the four)
             continue
         seen_of_top = _top_in_view(sc)
-        got = det_key(reader.recognize(sc.image).top)
+        found = reader.recognize(sc.image)
+        got = det_key(found.top)
         right = got == key(sc.top)
         ok += right
         if seen_of_top is None:
@@ -160,6 +164,7 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
         view = "clear" if seen_of_top >= 0.75 else "covered"
         seen[view] += 1
         right_of[view] += right
+        asked += got is None and det_key(found.unsure) == key(sc.top)
         if not right:
             conf[(str(sc.top), str(got))] += 1
             if misses is not None:
@@ -168,6 +173,7 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
     total = readable + sum(unreadable.values())
     return {"top_card_accuracy_readable": round((right_of["clear"] + right_of["covered"]) / max(readable, 1), 4),
             "readable": readable,
+            "asked_right": round(asked / max(readable, 1), 4),      # no top card, the unsure candidate right
             "top_card_accuracy_clear_view": round(right_of["clear"] / max(seen["clear"], 1), 4), "clear_view": seen["clear"],
             "top_card_accuracy_covered": round(right_of["covered"] / max(seen["covered"], 1), 4), "covered": seen["covered"],
             "top_card_accuracy_all": round(ok / max(total, 1), 4), "n": total,
@@ -189,6 +195,7 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
     of it is in view). ``misses``: gets a line for each card read wrong."""
     seen, right = collections.Counter(), collections.Counter()
     wrong = collections.Counter()
+    asked = 0
     for i in shown("singles", n):
         sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt,
                         fonts=fonts, font_share=1.0, shapes=shapes, shape_share=1.0, favour=favour,
@@ -202,9 +209,11 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
         reader = rec(sc.deck)
         if reader is None:      # (--deck any: a deck in other colours than the four)
             continue
-        got = det_key(reader.recognize(sc.image).top)
+        found = reader.recognize(sc.image)
+        got = det_key(found.top)
         seen[view] += 1
         right[view] += got == key(sc.top)
+        asked += found.top is None and det_key(found.unsure) == key(sc.top)
         if got != key(sc.top) and view != "cut":
             wrong[(str(sc.top), str(got))] += 1
         if got != key(sc.top) and misses is not None:
@@ -212,6 +221,7 @@ def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), 
     res = {f"accuracy_{v}": round(right[v] / max(seen[v], 1), 4) for v in ("whole", "most", "cut")}
     res.update({v: seen[v] for v in ("whole", "most", "cut")})
     res["accuracy"] = round(sum(right.values()) / max(sum(seen.values()), 1), 4)
+    res["asked_right"] = round(asked / max(sum(seen.values()), 1), 4)     # no top card, the unsure candidate right
     res["wrong_in_view"] = [f"{t} -> {g}: {c}" for (t, g), c in wrong.most_common(10)]
     return res
 
@@ -258,14 +268,16 @@ def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(64
 
 def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000,
               misses: list | None = None) -> dict:
-    clean = 0
+    clean = asked = 0
     for i in shown(kind, n):
         sc = make_scene(first + i, size=(640, 480), kind=kind)
         r = rec.recognize(sc.image)
         clean += (not r.cards and r.top is None)
+        asked += r.unsure is not None
         if (r.cards or r.top is not None) and misses is not None:
             misses.append(f"{first + i} {kind}: " + ", ".join(f"{d.color} {d.symbol} {d.confidence:.2f}" for d in r.cards))
-    return {"background_clean": round(clean / max(n, 1), 4), "n": n}
+    # asked: an unsure candidate given (in a game, a question to the host after a motion there)
+    return {"background_clean": round(clean / max(n, 1), 4), "asked": round(asked / max(n, 1), 4), "n": n}
 
 
 def timings(fn, images) -> list[float]:

@@ -14,7 +14,7 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
   cards, the camera leaning up to `--tilt` degrees (`--steep` of them up to `STEEP`), `--squash` of them stretched one way,
   `--close` of them one card held close to the lens (larger than the frame, cut by its edges: the
   part in view is its face's box), `--small` of them small cards (a camera far away), `--lamp` of them under a strong lamp (`camera_look.lamp`: a
-  tungsten bulb's orange to a shade's blue), `--prints` of them on a printed tablecloth (`tables.printed_cloth`). An index is labelled by its upright box; the
+  tungsten bulb's orange to a shade's blue), `--prints` of them on a printed tablecloth (`tables.printed_cloth`), `--loose` of the piles with their cards further apart (`make_scene(loose=...)`). An index is labelled by its upright box; the
   training's turns make turned boxes of it.
 - **Roboflow training photos** (linked, not copied, but for the `--lamp` share of them, written
   under a drawn lamp; the validation split stays for measuring):
@@ -87,7 +87,7 @@ SMALL_HEIGHTS = (0.05, 0.18)
 STEEP = 60.0
 
 
-def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints=0.0):
+def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints=0.0, loose=0.0):
     """The training scene of `seed` (the options as `main`'s), and its image (under a drawn lamp
     for `lit` of the seeds): the finder's and the fitter's (`fitter_data.py`) alike."""
     kind = kinds[seed % len(kinds)] if kinds else None
@@ -98,13 +98,13 @@ def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, pri
     small = not near and np.random.default_rng([seed, 17]).random() < far      # and the distance's
     heights = CLOSE_HEIGHTS if near else SMALL_HEIGHTS if small else None
     sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
-                    cut_labels=True, sunburst=sunburst, prints=prints, **({"heights": heights} if heights else {}))
+                    cut_labels=True, sunburst=sunburst, prints=prints, loose=loose, **({"heights": heights} if heights else {}))
     return sc, (lamp(sc.image, light) if light.random() < lit else sc.image)
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints = args
-    sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints)
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints, loose = args
+    sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints, loose)
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(image, seed, squash if split == "train" else 0.0),
@@ -196,6 +196,9 @@ def main(argv=None) -> int:
                     help="the share of decks printed in the sunburst design (a big number on a white half-disc of rays)")
     ap.add_argument("--prints", type=float, default=0.0,
                     help="the share of scenes on a printed tablecloth (small motifs, some of an index's size and stroke)")
+    ap.add_argument("--loose", type=float, default=0.0,
+                    help="the share of piles whose cards lie further apart (cards beneath the top one that show "
+                         "most of themselves, labelled covered)")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
     ap.add_argument("--roboflow-share", type=float, default=0.6)
     ap.add_argument("--procs", type=int, default=2)
@@ -207,7 +210,7 @@ def main(argv=None) -> int:
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst, a.steep,
-             a.prints)
+             a.prints, a.loose)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):

@@ -2,10 +2,13 @@
 
 A face is named by its own reading and by the corner indices found on it, together (an index on a
 face may also be a card's beneath it, showing at the face's edge: `stray`); a corner index found on
-no such face is a covered card, named by its index alone."""
+no such face is a covered card, named by its index alone. Where no face is read surely, the surest
+face read below the bar is the top card's candidate, unsure: the host is asked about it (a card
+that landed is never taken for an empty pile because it reads unsure)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -22,6 +25,12 @@ class Seen:
     box: tuple
     uncovered: bool          # a face no card covers (else a covered card's index)
     score: float             # the finder's
+
+
+class Decision(NamedTuple):
+    cards: list              # every card read surely: `Seen`s, surest first
+    top: Seen | None         # the surest face among them
+    unsure: Seen | None      # where no face is read surely: the surest face read below the bar
 
 
 def on_face(quad: np.ndarray, point) -> bool:
@@ -41,12 +50,13 @@ def colour_of(parts: list) -> str | None:
     return max(total, key=total.get) if total else None
 
 
-def decide(readings: Readings, *, face_least: float, index_least: float, stray: float) -> tuple[list[Seen], Seen | None]:
+def decide(readings: Readings, *, face_least: float, index_least: float, stray: float) -> Decision:
     """The cards read at `face_least` (a face) or `index_least` (a covered card's index) or more,
-    surest first, and the surest face among them (None where no face is read). `stray`: the chance
+    surest first, and the surest face among them (None where no face is read); where there is no
+    such face, the surest face read as a card below `face_least` (unsure). `stray`: the chance
     that an index on a face is another card's, whatever it reads (so one such index cannot outvote
     the face and its own indices)."""
-    seen, used = [], set()
+    seen, used, below = [], set(), []
     for r in readings.faces:
         members = [i for i, q in enumerate(readings.indices) if on_face(r.part.quad, q.part.centre)]
         used.update(members)
@@ -60,12 +70,13 @@ def decide(readings: Readings, *, face_least: float, index_least: float, stray: 
         probs = softmax(np.where(r.probs > 0, logp, -np.inf))
         k = int(probs.argmax())
         symbol = SYMBOLS[k]
-        if symbol == "none" or probs[k] < face_least:
+        if symbol == "none":
             continue
         color = colour_of([r] + [q for q in shown if q.symbol == symbol])
         if symbol not in WILDS and color is None:
             continue                 # a coloured card whose colour shows nowhere: no card's face
-        seen.append(Seen(symbol, None if symbol in WILDS else color, float(probs[k]), r.part.box, True, r.part.score))
+        face = Seen(symbol, None if symbol in WILDS else color, float(probs[k]), r.part.box, True, r.part.score)
+        (seen if probs[k] >= face_least else below).append(face)
     for i, q in enumerate(readings.indices):
         if i in used or q.symbol == "none" or q.p < index_least:
             continue
@@ -74,4 +85,5 @@ def decide(readings: Readings, *, face_least: float, index_least: float, stray: 
         seen.append(Seen(q.symbol, None if q.symbol in WILDS else q.color, q.p, q.part.box, False, q.part.score))
     seen.sort(key=lambda s: -s.p)
     faces = [s for s in seen if s.uncovered]
-    return seen, (max(faces, key=lambda s: s.p * s.score) if faces else None)
+    top = max(faces, key=lambda s: s.p * s.score) if faces else None
+    return Decision(seen, top, None if top or not below else max(below, key=lambda s: s.p * s.score))
