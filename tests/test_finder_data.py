@@ -88,7 +88,7 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
     dataset_folders(tmp_path)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -104,12 +104,9 @@ def test_small_scenes_show_cards_a_camera_far_away_sees(models_script, tmp_path)
     heights = {}
     for small in (0.0, 1.0):
         folder = tmp_path / str(small)
-        dataset_folders(folder)
         faces = []
-        for seed in range(640_000, 640_012):
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, small, 0.0, 0.0, 0.0))
-            rows = np.float32([line.split() for line in
-                               (folder / "labels" / "val" / f"s{seed:08d}.txt").read_text().splitlines()]).reshape(-1, 9)
+        for text in written(fd, folder, range(640_000, 640_012), kinds=("pile",), small=small):
+            rows = np.float32([line.split() for line in text.splitlines()]).reshape(-1, 9)
             quads = rows[rows[:, 0] == fd.CARD][:, 1:].reshape(-1, 4, 2)
             faces += [float(np.ptp(q[:, 1])) for q in quads]       # the face's height, a share of the frame's
         heights[small] = np.median(faces)
@@ -121,7 +118,7 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
     for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
         dataset_folders(folder)
         for seed in range(640_000, 640_004):
-            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0, 0.0))
     cuts = []
     for seed in range(640_000, 640_004):
         name = f"s{seed:08d}"
@@ -135,7 +132,17 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
 
 
 # `_write_scene`'s options after seed, folder and split: the camera's lean, kinds, then each share
-OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints")
+OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints", "loose")
+
+
+def written(fd, folder, seeds, **options) -> list[str]:
+    """The label files' text of the validation scenes of `seeds` written into `folder` with
+    `options` (by `OPTIONS`' names; the rest 0, any kind)."""
+    dataset_folders(folder)
+    values = {name: 0.0 for name in OPTIONS} | {"kinds": ()} | options
+    for seed in seeds:
+        fd._write_scene((seed, folder, "val") + tuple(values[name] for name in OPTIONS))
+    return [(folder / "labels" / "val" / f"s{seed:08d}.txt").read_text() for seed in seeds]
 
 
 @pytest.mark.parametrize("option, changed", [("sunburst", 0.002),     # the cards printed otherwise
@@ -156,6 +163,13 @@ def test_a_shares_scenes_are_the_same_labelled_scenes_drawn_otherwise(models_scr
         assert (np.abs(plain - other).sum(-1) > 60).mean() > changed
 
 
+def test_loose_piles_lay_the_same_cards_elsewhere(models_script, tmp_path):
+    fd = models_script("finder_data")
+    labels = {share: written(fd, tmp_path / str(share), range(640_000, 640_004), kinds=("pile",), loose=share)
+              for share in (0.0, 1.0)}
+    assert sum(a != b for a, b in zip(labels[0.0], labels[1.0])) >= 2
+
+
 def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(models_script, tmp_path):
     fd = models_script("finder_data")
     seeds = range(640_100, 640_108)
@@ -164,7 +178,7 @@ def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(model
         folder = tmp_path / str(steep)
         dataset_folders(folder)
         for seed in seeds:
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0, 0.0))
         written[steep] = [(folder / "images" / "val" / f"s{seed:08d}.jpg").read_bytes() for seed in seeds]
     assert all(a != b for a, b in zip(written[0.0], written[1.0]))         # every one leans at 1.0
     half = [b == written[1.0][k] for k, b in enumerate(written[0.5])]
