@@ -78,11 +78,7 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses(models_
         def recognize(self, image):
             top = shown["scene"].top
             return Recognition([], None, Detection(top.color, top.symbol, 0.4, (0, 0, 1, 1)))
-    old, br.make_scene = br.make_scene, scene
-    try:
-        doubted = br.singles(lambda deck: Doubting(), 8, None, first=9_870_000, size=(320, 240))
-    finally:
-        br.make_scene = old
+    doubted = br.singles(lambda deck: Doubting(), 8, None, first=9_870_000, size=(320, 240), scenes=scene)
     assert doubted["accuracy"] == 0 and doubted["asked_right"] == 1.0
 
 
@@ -91,7 +87,7 @@ def test_the_lookalike_benchmark_starts_at_the_seed_asked(monkeypatch, capsys, a
     br = models_script("bench_recognizer")
     asked = []
     monkeypatch.setattr(br, "Recognizer", lambda *a, **k: object())     # (never asked to read)
-    monkeypatch.setattr(br, "negatives", lambda rec, n, kind="negative", start=0, misses=None:
+    monkeypatch.setattr(br, "negatives", lambda rec, n, kind="negative", start=0, misses=None, scenes=None:
                         asked.append((n, kind, start)) or {"background_clean": 1.0, "n": n})
     assert br.main(["--piles", "0", "--negatives", "0", "--latency", "0", "--lookalikes", "3", *args]) == 0
     assert asked == [(3, "lookalike", first)]
@@ -119,7 +115,7 @@ def test_the_sunburst_option_prints_every_benchmarks_decks_in_the_sunburst_desig
     br = models_script("bench_recognizer")
     asked = []
     monkeypatch.setattr(br, "Recognizer", lambda *a, **k: object())     # (never asked to read)
-    monkeypatch.setattr(br, "piles", lambda *a, **k: asked.append(getattr(br.make_scene, "keywords", {}).get("sunburst"))
+    monkeypatch.setattr(br, "piles", lambda *a, **k: asked.append(getattr(k["scenes"], "keywords", {}).get("sunburst"))
                         or {"n": 0})
     assert br.main(["--piles", "2", "--negatives", "0", "--latency", "0", *args]) == 0
     assert asked == [share]
@@ -130,7 +126,7 @@ def test_the_stretch_benchmark_stretches_only_the_photo(models_script):
     br = models_script("bench_recognizer")
     plain = make_scene(9_870_001, size=(320, 240), kind="single")
     for f, height in ((4 / 3, 320), (0.75, 180)):
-        sc = br.stretching(make_scene, f)(9_870_001, size=(320, 240), kind="single")
+        sc = models_script("bench_scenes").stretching(make_scene, f)(9_870_001, size=(320, 240), kind="single")
         assert sc.image.shape == (height, 320, 3)
         assert sc.top == plain.top and sc.labels == plain.labels and sc.deck == plain.deck
         assert abs(float(sc.image.mean()) - float(plain.image.mean())) < 3
@@ -154,14 +150,10 @@ def test_the_fan_benchmark_scores_the_cards_in_view(models_script):
     class Blind:
         def recognize(self, image):
             return type("R", (), {"cards": []})()
-    old = br.make_scene
-    br.make_scene = scene
-    try:
-        right = br.multi(lambda deck: Oracle(), 6, None, first=9_920_000, kind="fan", size=(320, 240))
-        misses = []
-        blind = br.multi(lambda deck: Blind(), 6, None, first=9_920_000, kind="fan", size=(320, 240), misses=misses)
-    finally:
-        br.make_scene = old
+    right = br.multi(lambda deck: Oracle(), 6, None, first=9_920_000, kind="fan", size=(320, 240), scenes=scene)
+    misses = []
+    blind = br.multi(lambda deck: Blind(), 6, None, first=9_920_000, kind="fan", size=(320, 240), misses=misses,
+                     scenes=scene)
     assert right["multi_recall"] == right["multi_precision"] == right["photos_all_right"] == 1.0
     assert right["cards"] > 6 and right["multi_precision_strict"] < 1.0
     # every photo with a card in view is listed

@@ -61,12 +61,13 @@ share that gives an unsure candidate (a question to the host, in a game).
   with --photo-latency N, reading N phone photos at 4032x3024 as ``companion recognize`` does;
   with --stock, a stock YOLO11n built from its yaml at 640 (exported in this run), and last the
   line ``ratio=<value>``: the whole recogniser's latency over the stock YOLO11n's.
+
+The benchmarks on scenes are `bench_scenes.py`'s functions; this script chooses them, their seeds
+and the recogniser, and times it.
 """
 from __future__ import annotations
 
 import argparse
-import collections
-import dataclasses
 import functools
 import json
 import statistics
@@ -75,7 +76,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
@@ -85,199 +85,9 @@ from companion.vision.command import read_photo  # noqa: E402
 from companion.vision.dataset import SEEDS, pick_fonts  # noqa: E402
 from companion.vision.render import SHAPES  # noqa: E402
 from companion.vision.recognizer import Recognizer, parse_settings  # noqa: E402
-from companion.vision.synth import make_scene  # noqa: E402
 sys.path.insert(0, str(HERE))
+from bench_scenes import drawn, multi, negatives, per_face, piles, singles  # noqa: E402
 from finder_data import CLOSE_HEIGHTS  # noqa: E402
-
-
-def stretching(make, f: float):
-    """`make` (a scene maker) with every scene's image stretched `f` times in height against its
-    width: the width kept, the height times `f` (the benches compare cards, not boxes)."""
-    def made(*args, **kw):
-        sc = make(*args, **kw)
-        h, w = sc.image.shape[:2]
-        return dataclasses.replace(sc, image=cv2.resize(sc.image, (w, max(1, round(h * f))),
-                                                        interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR))
-    return made
-
-
-def shown(label: str, n: int):
-    """range(n), with a line on stderr at every tenth done (a long benchmark shows its progress)."""
-    step = max(1, n // 10)
-    for i in range(n):
-        if i and i % step == 0:
-            print(f"  {label}: {i}/{n}", file=sys.stderr, flush=True)
-        yield i
-
-
-def key(card):
-    return None if card is None else (None if card.is_wild else card.color, card.symbol)
-
-
-def det_key(det):
-    if det is None:
-        return None
-    c = det.card
-    return key(c) if c else (det.color, det.symbol)
-
-
-def _top_in_view(sc) -> float | None:
-    """How much of the scene's top card is in view (0..1), or None when it shows no symbol (a
-    corner index or the centre: a hand or the frame's edge hides them all)."""
-    mine = [lab for lab in sc.labels if lab.card is sc.top]
-    if not any(lab.cls in ("index", "centre") for lab in mine):
-        return None
-    return max(lab.visible for lab in mine if lab.cls == "card")
-
-
-def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], size=(640, 480),
-          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None) -> dict:
-    """Top card right (`rec(deck)` gives the recogniser for a scene's deck), over every scene
-    with a top card and over the readable ones: those where the top card shows at least one
-    symbol (a corner index or the centre; in the others a hand or the frame edge hides it, and
-    the right answer is "no top card" or a guess). The readable ones are split into a clear view
-    (at least 75% of the top card seen: how the game reads a settled pile) and the rest (a hand
-    or the frame edge over more than a quarter of it). ``heights``: the cards' height range as a
-    share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees.
-    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer)."""
-    ok = asked = 0
-    conf = collections.Counter()
-    unreadable = collections.Counter()
-    seen = collections.Counter()
-    right_of = collections.Counter()
-    for i in shown("piles", n):
-        sc = make_scene(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
-                        heights=heights, tilt=tilt)
-        if sc.top is None:
-            continue
-        reader = rec(sc.deck)
-        if reader is None:      # (--deck any: a deck in other colours than the four)
-            continue
-        seen_of_top = _top_in_view(sc)
-        found = reader.recognize(sc.image)
-        got = det_key(found.top)
-        right = got == key(sc.top)
-        ok += right
-        if seen_of_top is None:
-            unreadable["right" if right else "none" if got is None else "wrong"] += 1
-            continue
-        view = "clear" if seen_of_top >= 0.75 else "covered"
-        seen[view] += 1
-        right_of[view] += right
-        asked += got is None and det_key(found.unsure) == key(sc.top)
-        if not right:
-            conf[(str(sc.top), str(got))] += 1
-            if misses is not None:
-                misses.append(f"{first + i} {view} ({seen_of_top:.2f} in view): {sc.top} -> {got}")
-    readable = seen["clear"] + seen["covered"]
-    total = readable + sum(unreadable.values())
-    return {"top_card_accuracy_readable": round((right_of["clear"] + right_of["covered"]) / max(readable, 1), 4),
-            "readable": readable,
-            "asked_right": round(asked / max(readable, 1), 4),      # no top card, the unsure candidate right
-            "top_card_accuracy_clear_view": round(right_of["clear"] / max(seen["clear"], 1), 4), "clear_view": seen["clear"],
-            "top_card_accuracy_covered": round(right_of["covered"] / max(seen["covered"], 1), 4), "covered": seen["covered"],
-            "top_card_accuracy_all": round(ok / max(total, 1), 4), "n": total,
-            "unreadable_top": dict(unreadable),
-            "worst_readable": [f"{t} -> {g}: {c}" for (t, g), c in conf.most_common(10)]}
-
-
-def singles(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), tilt: float = 0.0,
-            fonts: tuple = (), shapes: tuple = (), favour: tuple = (), themed: float = 0.0,
-            heights=(0.18, 0.75), misses: list | None = None) -> dict:
-    """Photos of one card (`rec(deck)` gives the recogniser for a scene's deck): the card read
-    right (colour and symbol), split by how much of it the frame shows: whole (95% or more),
-    most (75% or more: a finger over it, a corner off the frame) and cut (less, but a symbol
-    shows); cards that show no symbol are left out. `fonts`: every deck prints its numbers in
-    one of these TrueType fonts; `shapes`: every deck draws its action symbols one of these ways
-    (`render.SHAPES`); `favour`: symbols drawn for half the cards; `themed`: the share of decks
-    with a picture in their cards' middles; `heights`: the card's height, a share of the frame's
-    (above 1: held close to the lens, cut by the frame, a symbol it shows then counts when 45%
-    of it is in view). ``misses``: gets a line for each card read wrong."""
-    seen, right = collections.Counter(), collections.Counter()
-    wrong = collections.Counter()
-    asked = 0
-    for i in shown("singles", n):
-        sc = make_scene(first + i, size=size, kind="single", deck_name=deck_name, tilt=tilt,
-                        fonts=fonts, font_share=1.0, shapes=shapes, shape_share=1.0, favour=favour,
-                        themed=themed, heights=heights, cut_labels=max(heights) > 1)
-        if sc.top is None:
-            continue
-        vis = _top_in_view(sc)
-        if vis is None:
-            continue
-        view = "whole" if vis >= 0.95 else "most" if vis >= 0.75 else "cut"
-        reader = rec(sc.deck)
-        if reader is None:      # (--deck any: a deck in other colours than the four)
-            continue
-        found = reader.recognize(sc.image)
-        got = det_key(found.top)
-        seen[view] += 1
-        right[view] += got == key(sc.top)
-        asked += found.top is None and det_key(found.unsure) == key(sc.top)
-        if got != key(sc.top) and view != "cut":
-            wrong[(str(sc.top), str(got))] += 1
-        if got != key(sc.top) and misses is not None:
-            misses.append(f"{first + i} single {view} ({vis:.2f} in view): {sc.top} -> {got}")
-    res = {f"accuracy_{v}": round(right[v] / max(seen[v], 1), 4) for v in ("whole", "most", "cut")}
-    res.update({v: seen[v] for v in ("whole", "most", "cut")})
-    res["accuracy"] = round(sum(right.values()) / max(sum(seen.values()), 1), 4)
-    res["asked_right"] = round(asked / max(sum(seen.values()), 1), 4)     # no top card, the unsure candidate right
-    res["wrong_in_view"] = [f"{t} -> {g}: {c}" for (t, g), c in wrong.most_common(10)]
-    return res
-
-
-def multi(rec, n: int, deck_name: str | None, *, first: int, kind: str, size=(640, 480), tilt: float = 0.0,
-          misses: list | None = None) -> dict:
-    """Photos of several cards (`kind` "fan": held up for a hand scan; "spread": laid side by
-    side; "pile": a discard pile), scored as the shared scorer scores them: the multiset of
-    reported cards (colour and symbol; a wild's colour not counted) against every card whose
-    corner index is in view (75% of it or more). A reported card that is in the photo with less
-    of it in view (the next card of a fan covers most of its index) is neither missed nor false:
-    a labeller may or may not have listed it (``multi_precision_strict`` counts it false)."""
-    tp = fp = fn = exact = partial = 0
-    wrong = collections.Counter()
-    for i in shown(kind, n):
-        sc = make_scene(first + i, size=size, kind=kind, deck_name=deck_name, tilt=tilt)
-        # (a camera leaning over the table can push part of an index out of the frame)
-        in_view = {id(lab.card) for lab in sc.labels if lab.cls == "index" and lab.visible >= 0.75}
-        truth = collections.Counter(key(c) for c in sc.cards if id(c) in in_view)
-        reader = rec(sc.deck)
-        if reader is None:
-            continue
-        seen = collections.Counter(det_key(d) for d in reader.recognize(sc.image).cards)
-        inter = sum((truth & seen).values())
-        extra = seen - truth
-        hidden = extra & (collections.Counter(key(c) for c in sc.present) - truth)
-        tp += inter
-        fn += sum(truth.values()) - inter
-        fp += sum((extra - hidden).values())
-        partial += sum(hidden.values())
-        exact += not (truth - seen) and not (extra - hidden)
-        for k in (truth - seen):
-            wrong[("missed", str(k))] += 1
-        for k in (extra - hidden):
-            wrong[("false", str(k))] += 1
-        if (truth - seen or extra - hidden) and misses is not None:
-            misses.append(f"{first + i} {kind} {size[0]}x{size[1]}: missed {sorted(map(str, truth - seen))}, "
-                          f"false {sorted(map(str, extra - hidden))}")
-    return {"multi_recall": round(tp / max(tp + fn, 1), 4), "multi_precision": round(tp / max(tp + fp, 1), 4),
-            "multi_precision_strict": round(tp / max(tp + fp + partial, 1), 4),
-            "photos_all_right": round(exact / max(n, 1), 4), "n": n, "cards": tp + fn,
-            "worst": [f"{w} {k}: {c}" for (w, k), c in wrong.most_common(10)]}
-
-
-def negatives(rec: Recognizer, n: int, kind: str = "negative", first: int = SEEDS["bench"] + 500_000,
-              misses: list | None = None) -> dict:
-    clean = asked = 0
-    for i in shown(kind, n):
-        sc = make_scene(first + i, size=(640, 480), kind=kind)
-        r = rec.recognize(sc.image)
-        clean += (not r.cards and r.top is None)
-        asked += r.unsure is not None
-        if (r.cards or r.top is not None) and misses is not None:
-            misses.append(f"{first + i} {kind}: " + ", ".join(f"{d.color} {d.symbol} {d.confidence:.2f}" for d in r.cards))
-    # asked: an unsure candidate given (in a game, a question to the host after a motion there)
-    return {"background_clean": round(clean / max(n, 1), 4), "asked": round(asked / max(n, 1), 4), "n": n}
 
 
 def timings(fn, images) -> list[float]:
@@ -314,43 +124,6 @@ def stock_yolo_latency(images, imgsz=640) -> float:
             x = cv2.resize(im, (imgsz, imgsz))[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
             sess.run(None, {name: x})
         return latency(run, images)
-
-
-def per_face(rec, n: int, *, first: int) -> dict:
-    """Every face of every deck profile in every print design, on `n` photos of one card each
-    (the card drawn often: `favour`; only photos where it is the card and 75% or more in view)."""
-    from companion.cards import deck_names
-    from companion.vision.render import DESIGNS
-    decks = {}
-    for name in ("classic", *deck_names()):
-        for symbol in deck_profile(name).symbols():
-            decks.setdefault(symbol, name)
-    table, worst = {}, []
-    for d, design in enumerate(DESIGNS):
-        row = {}
-        for k, (symbol, deck_name) in enumerate(sorted(decks.items())):
-            print(f"  per face: {design} {symbol}", file=sys.stderr, flush=True)
-            seen = right = 0
-            base = first + (d * 100 + k) * 1000
-            for j in range(20 * n):
-                if seen >= n:
-                    break
-                sc = make_scene(base + j, size=(640, 480), kind="single", deck_name=deck_name, design=design,
-                                favour=(symbol,))
-                if sc.top is None or sc.top.symbol != symbol or (_top_in_view(sc) or 0) < 0.75:
-                    continue
-                reader = rec(sc.deck)
-                if reader is None:
-                    continue
-                seen += 1
-                right += det_key(reader.recognize(sc.image).top) == key(sc.top)
-            row[symbol] = round(right / seen, 3) if seen else None
-            if seen:
-                worst.append((right / seen, f"{design} {symbol} {right}/{seen}"))
-        table[design] = row
-    worst.sort()
-    return {"faces_right": table, "least": round(worst[0][0], 3) if worst else None,
-            "worst": [w for _, w in worst[:8]]}
 
 
 def main(argv=None) -> int:
@@ -431,15 +204,7 @@ def main(argv=None) -> int:
         ap.error("--prints must be from 0 to 1")
     if not 0.0 <= a.tilt_max < 90.0:
         ap.error("--tilt-max must be at least 0 and under 90 degrees")
-    global make_scene
-    if a.faded:
-        make_scene = functools.partial(make_scene, faded=a.faded)
-    if a.sunburst:
-        make_scene = functools.partial(make_scene, sunburst=a.sunburst)
-    if a.prints:
-        make_scene = functools.partial(make_scene, prints=a.prints)
-    if a.stretch != 1.0:
-        make_scene = stretching(make_scene, a.stretch)
+    scenes = drawn(faded=a.faded, sunburst=a.sunburst, prints=a.prints, stretch=a.stretch)
     def build(deck: str):
         return Recognizer(deck, model_dir=a.model_dir, threads=1, reader=a.reader, settings=settings)
 
@@ -454,62 +219,65 @@ def main(argv=None) -> int:
     else:
         which, deck_name = (lambda _d: rec), (None if a.deck == "auto" else a.deck)
     if a.piles:
-        res["piles"] = piles(which, a.piles, deck_name, first=a.first_seed, misses=misses)
+        res["piles"] = piles(which, a.piles, deck_name, first=a.first_seed, misses=misses, scenes=scenes)
     if a.tilted:      # seeds 9,750,000..
         res["tilted_camera"] = piles(which, a.tilted, deck_name, first=SEEDS["bench"] + 750_000, tilt=a.tilt_max,
-                                     misses=misses)
+                                     misses=misses, scenes=scenes)
     for size in ((640, 480), (1600, 1200)) if a.small else ():
         # small cards: a camera far from the table, a wide photo (seeds 9,650,000..)
         mine = None if misses is None else []
         res[f"small_cards_{size[0]}x{size[1]}"] = piles(which, a.small, deck_name, first=SEEDS["bench"] + 650_000,
-                                                        size=size, heights=(0.07, 0.18), misses=mine)
+                                                        size=size, heights=(0.07, 0.18), misses=mine, scenes=scenes)
         if mine:        # the same seeds at both sizes
             misses += [f"{line} at {size[0]}x{size[1]}" for line in mine]
     if a.singles:      # seeds 9,870,000.. and 9,880,000..
-        res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000, misses=misses)
+        res["singles_640x480"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 870_000, misses=misses,
+                                         scenes=scenes)
         res["singles_phone_1280x960"] = singles(which, a.singles, deck_name, first=SEEDS["bench"] + 880_000,
-                                                size=(1280, 960), tilt=30.0, misses=misses)
+                                                size=(1280, 960), tilt=30.0, misses=misses, scenes=scenes)
     if a.close:      # seeds 9,970,000..
         res["close_to_the_lens_640x480"] = singles(which, a.close, deck_name, first=SEEDS["bench"] + 970_000,
-                                                   heights=CLOSE_HEIGHTS, misses=misses)
+                                                   heights=CLOSE_HEIGHTS, misses=misses, scenes=scenes)
     if a.per_face:      # seeds 9,960,000..
-        res["per_face"] = per_face(which, a.per_face, first=SEEDS["bench"] + 960_000)
+        res["per_face"] = per_face(which, a.per_face, first=SEEDS["bench"] + 960_000, scenes=scenes)
     if a.unseen_fonts:      # seeds 9,890,000.. and 9,895,000..
         try:
             fonts = pick_fonts(a.font_names)
         except ValueError as exc:
             ap.error(str(exc))
         res["singles_unseen_fonts_640x480"] = singles(which, a.unseen_fonts, deck_name, first=SEEDS["bench"] + 890_000,
-                                                      fonts=fonts)
+                                                      fonts=fonts, scenes=scenes)
         res["singles_unseen_fonts_phone_1280x960"] = singles(which, a.unseen_fonts, deck_name,
                                                              first=SEEDS["bench"] + 895_000, size=(1280, 960),
-                                                             tilt=30.0, fonts=fonts)
+                                                             tilt=30.0, fonts=fonts, scenes=scenes)
         res["unseen_fonts"] = len(fonts)
     if a.shapes:      # seeds 9,900,000.. and 9,905,000..
         actions = ("skip", "reverse", "draw_two", "wild", "wild_draw_four")
         for way in [0] + a.shape_ways:
             res[f"singles_shapes{way}_640x480"] = singles(which, a.shapes, deck_name, first=SEEDS["bench"] + 900_000,
-                                                         shapes=(way,), favour=actions)
+                                                         shapes=(way,), favour=actions, scenes=scenes)
             res[f"singles_shapes{way}_phone_1280x960"] = singles(which, a.shapes, deck_name,
                                                                 first=SEEDS["bench"] + 905_000, size=(1280, 960),
-                                                                tilt=30.0, shapes=(way,), favour=actions)
+                                                                tilt=30.0, shapes=(way,), favour=actions,
+                                                                scenes=scenes)
     if a.themed:      # seeds 9,910,000.. and 9,915,000..
-        res["singles_themed_640x480"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 910_000, themed=1.0)
+        res["singles_themed_640x480"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 910_000, themed=1.0,
+                                                scenes=scenes)
         res["singles_themed_phone_1280x960"] = singles(which, a.themed, deck_name, first=SEEDS["bench"] + 915_000,
-                                                       size=(1280, 960), tilt=30.0, themed=1.0)
+                                                       size=(1280, 960), tilt=30.0, themed=1.0, scenes=scenes)
     if a.multi:      # seeds 9,920,000.. (fans), 9,930,000.. (spread hands), 9,940,000.. (piles); +5,000 by the phone
         for kind, first in (("fan", 920_000), ("spread", 930_000), ("pile", 940_000)):
             res[f"{kind}_640x480"] = multi(which, a.multi, deck_name, first=SEEDS["bench"] + first, kind=kind,
-                                           misses=misses)
+                                           misses=misses, scenes=scenes)
             res[f"{kind}_phone_1280x960"] = multi(which, a.multi, deck_name, first=SEEDS["bench"] + first + 5000,
-                                                  kind=kind, size=(1280, 960), tilt=30.0, misses=misses)
+                                                  kind=kind, size=(1280, 960), tilt=30.0, misses=misses, scenes=scenes)
     if a.negatives:
-        res["negatives"] = negatives(rec, a.negatives, misses=misses)
+        res["negatives"] = negatives(rec, a.negatives, misses=misses, scenes=scenes)
     if a.lookalikes:      # seeds 9,560,000.. (the negatives take 9,500,000..); --lookalike-seed
-        res["lookalikes"] = negatives(rec, a.lookalikes, "lookalike", a.lookalike_seed, misses)
+        res["lookalikes"] = negatives(rec, a.lookalikes, "lookalike", a.lookalike_seed, misses, scenes=scenes)
     if a.latency:
-        imgs = [make_scene(SEEDS["bench"] + 800_000 + i, size=(640, 480)).image for i in range(a.latency)]
-        small = [make_scene(SEEDS["bench"] + 850_000 + i, size=(1600, 1200), heights=(0.07, 0.18)).image
+        imgs = [scenes(SEEDS["bench"] + 800_000 + i, size=(640, 480)).image for i in range(a.latency)]
+        small = [scenes(SEEDS["bench"] + 850_000 + i, size=(1600, 1200), heights=(0.07, 0.18)).image
                  for i in range(a.latency)]
         res["latency_ms_median"] = {"recognizer_full_pipeline": latency(rec.recognize, imgs),
                                     "finder_only": latency(rec.find, imgs),
@@ -518,7 +286,7 @@ def main(argv=None) -> int:
             res["latency_ms_median"]["stock_yolo11n_640"] = stock_yolo_latency(imgs)
     if a.photo_latency:
         # a phone's 12-megapixel photo, read as `companion recognize` reads one
-        photos = [make_scene(SEEDS["bench"] + 930_000 + i, size=(4032, 3024), kind="single").image
+        photos = [scenes(SEEDS["bench"] + 930_000 + i, size=(4032, 3024), kind="single").image
                   for i in range(a.photo_latency)]
         times = timings(lambda im: read_photo(rec, im), photos)
         res.setdefault("latency_ms_median", {})["photo_4032x3024"] = round(statistics.median(times), 2)
