@@ -158,3 +158,24 @@ def test_the_fan_benchmark_scores_the_cards_in_view(models_script):
     assert right["cards"] > 6 and right["multi_precision_strict"] < 1.0
     # every photo with a card in view is listed
     assert blind["multi_recall"] == 0 and len(misses) == round(6 * (1 - blind["photos_all_right"])) > 0
+
+
+def test_small_piles_read_within_the_piles_area_hold_the_pile_in_a_window_of_that_share(models_script):
+    bs = models_script("bench_scenes")
+    areas = []
+
+    class Seeing:       # records the pile's area it is asked to read within
+        def recognize(self, image, roi=None):
+            areas.append((image.shape, roi))
+            return Recognition()
+    bs.piles(lambda deck: Seeing(), 6, None, first=9_650_000, heights=(0.07, 0.18), area=0.5)
+    assert areas and all(roi[2] - roi[0] == 320 and roi[3] - roi[1] == 240 for _, roi in areas)
+    assert all(0 <= roi[0] and roi[2] <= 640 and 0 <= roi[1] and roi[3] <= 480 for _, roi in areas)
+    for i in range(6):
+        sc = make_scene(9_650_000 + i, size=(640, 480), kind=("pile", "single")[i % 4 == 3], heights=(0.07, 0.18))
+        x1, y1, x2, y2 = bs.pile_area(sc, 0.5, 9_650_000 + i)
+        cx, cy = sc.outlines[-1].quad.mean(0)
+        assert x1 <= cx <= x2 and y1 <= cy <= y2           # the pile is in its area
+    areas.clear()
+    bs.piles(lambda deck: Seeing(), 3, None, first=9_650_000, heights=(0.07, 0.18))
+    assert areas and all(roi is None for _, roi in areas)   # the whole frame unless asked

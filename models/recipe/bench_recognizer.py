@@ -19,7 +19,9 @@ share that gives an unsure candidate (a question to the host, in a game).
   or as ``companion recognize`` reads them (``--deck any``: any deck's symbols, the classic four
   colours, which are all the shared scorer knows; only the scenes of decks printed in them);
 - with --small N, the same on N piles of small cards (7-18% of the frame's height: a camera far
-  from the table, a wide photo) at 640x480 and at 1600x1200 (seeds 9,650,000..); with --tilted N,
+  from the table, a wide photo) at 640x480 and at 1600x1200 (seeds 9,650,000..); with --pile-area
+  SHARE too, the same piles read within the pile's area as the config sets it (`pile.roi`: a window
+  SHARE of the frame's width and height round the pile); with --tilted N,
   on N piles seen by a camera leaning up to 45 degrees (--tilt-max) from overhead (seeds 9,750,000..);
 - with --singles N, N photos of one card each, as the shared scorer judges the top card (seeds
   9,870,000..: overhead at 640x480; 9,880,000..: a phone at 1280x960 leaning up to 30 degrees):
@@ -140,6 +142,9 @@ def main(argv=None) -> int:
                     % CLOSE_HEIGHTS)
     ap.add_argument("--small", type=int, default=0,
                     help="also N piles of small cards (7-18%% of the frame's height) at 640x480 and 1600x1200")
+    ap.add_argument("--pile-area", type=float, default=1.0, metavar="SHARE",
+                    help="with --small, also read each pile within the pile's area (pile.roi): a window this "
+                         "share of the frame's width and height round it (0.5: a quarter of the frame)")
     ap.add_argument("--tilted", type=int, default=0,
                     help="also N piles seen by a camera leaning up to --tilt-max degrees from overhead (a phone at an angle)")
     ap.add_argument("--tilt-max", type=float, default=45.0, metavar="DEG",
@@ -202,6 +207,8 @@ def main(argv=None) -> int:
         ap.error("--sunburst must be from 0 to 1")
     if not 0.0 <= a.prints <= 1.0:
         ap.error("--prints must be from 0 to 1")
+    if not 0.1 <= a.pile_area <= 1.0:
+        ap.error("--pile-area must be from 0.1 to 1")
     if not 0.0 <= a.tilt_max < 90.0:
         ap.error("--tilt-max must be at least 0 and under 90 degrees")
     scenes = drawn(faded=a.faded, sunburst=a.sunburst, prints=a.prints, stretch=a.stretch)
@@ -228,6 +235,10 @@ def main(argv=None) -> int:
         mine = None if misses is None else []
         res[f"small_cards_{size[0]}x{size[1]}"] = piles(which, a.small, deck_name, first=SEEDS["bench"] + 650_000,
                                                         size=size, heights=(0.07, 0.18), misses=mine, scenes=scenes)
+        if a.pile_area < 1:       # the same piles read within the pile's area
+            res[f"small_cards_{size[0]}x{size[1]}_pile_area"] = piles(
+                which, a.small, deck_name, first=SEEDS["bench"] + 650_000, size=size, heights=(0.07, 0.18),
+                scenes=scenes, area=a.pile_area)
         if mine:        # the same seeds at both sizes
             misses += [f"{line} at {size[0]}x{size[1]}" for line in mine]
     if a.singles:      # seeds 9,870,000.. and 9,880,000..

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.cards import deck as deck_profile  # noqa: E402
@@ -70,8 +71,20 @@ def _top_in_view(sc) -> float | None:
     return max(lab.visible for lab in mine if lab.cls == "card")
 
 
+def pile_area(sc, share: float, seed: int) -> tuple[int, int, int, int]:
+    """A window `share` of the frame's width and height round the scene's pile, as a person sets the
+    pile's area: its top card's middle anywhere in the window's middle half, the window in the frame."""
+    h, w = sc.image.shape[:2]
+    aw, ah = round(w * share), round(h * share)
+    middle = sc.outlines[-1].quad.mean(0) + np.random.default_rng([seed, 7]).uniform(-0.25, 0.25, 2) * (aw, ah)
+    x1 = int(np.clip(middle[0] - aw / 2, 0, w - aw))
+    y1 = int(np.clip(middle[1] - ah / 2, 0, h - ah))
+    return x1, y1, x1 + aw, y1 + ah
+
+
 def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], size=(640, 480),
-          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None, scenes=make_scene) -> dict:
+          heights=(0.18, 0.75), tilt: float = 0.0, misses: list | None = None, scenes=make_scene,
+          area: float = 1.0) -> dict:
     """Top card right (`rec(deck)` gives the recogniser for a scene's deck), over every scene
     with a top card and over the readable ones: those where the top card shows at least one
     symbol (a corner index or the centre; in the others a hand or the frame edge hides it, and
@@ -79,7 +92,9 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
     (at least 75% of the top card seen: how the game reads a settled pile) and the rest (a hand
     or the frame edge over more than a quarter of it). ``heights``: the cards' height range as a
     share of the frame's shorter side; ``tilt``: the camera leans up to this many degrees.
-    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer)."""
+    ``misses``: a list that gets a line for each readable top card read wrong (seed, card, answer).
+    ``area`` under 1: each scene is read within the pile's area (`pile.roi` in the config), a window
+    that share of the frame's width and height, the pile's top card anywhere in its middle half."""
     ok = asked = 0
     conf = collections.Counter()
     unreadable = collections.Counter()
@@ -87,14 +102,14 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
     right_of = collections.Counter()
     for i in shown("piles", n):
         sc = scenes(first + i, size=size, kind=("pile", "single")[i % 4 == 3], deck_name=deck_name,
-                        heights=heights, tilt=tilt)
+                    heights=heights, tilt=tilt)
         if sc.top is None:
             continue
         reader = rec(sc.deck)
         if reader is None:      # (--deck any: a deck in other colours than the four)
             continue
         seen_of_top = _top_in_view(sc)
-        found = reader.recognize(sc.image)
+        found = reader.recognize(sc.image, roi=pile_area(sc, area, first + i)) if area < 1 else reader.recognize(sc.image)
         got = det_key(found.top)
         right = got == key(sc.top)
         ok += right
