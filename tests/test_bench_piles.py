@@ -74,7 +74,7 @@ def test_a_setting_reaches_the_recogniser_of_every_set_and_is_kept_with_the_run(
         def __init__(self, deck, **kw):
             built.append(kw["settings"])
 
-        def recognize(self, image):
+        def recognize(self, image, roi=None):
             return SimpleNamespace(top=None, cards=[], unsure=None)
     bp._script("bench_recognizer").Recognizer = Blind
     out = tmp_path / "run.json"

@@ -109,7 +109,7 @@ def piles(rec, n: int, deck_name: str | None, *, first: int = SEEDS["bench"], si
         if reader is None:      # (--deck any: a deck in other colours than the four)
             continue
         seen_of_top = _top_in_view(sc)
-        found = reader.recognize(sc.image, roi=pile_area(sc, area, first + i)) if area < 1 else reader.recognize(sc.image)
+        found = reader.recognize(sc.image, roi=pile_area(sc, area, first + i) if area < 1 else None)
         got = det_key(found.top)
         right = got == key(sc.top)
         ok += right
