@@ -2,7 +2,9 @@
 import pytest
 
 from companion.camera.gate import SAME_CARD, MotionGate
-from companion.camera.testing import PILE_ROI, FakeRecognizer, card_frame
+from companion.camera.testing import PILE_ROI, FakeRecognizer, card_box, card_frame
+from companion.cards import Card
+from companion.vision.detection import Detection, Recognition
 
 FPS = 15
 
@@ -165,6 +167,76 @@ def test_nudged_pile_is_not_a_play():
     run(gate, still(5) + still(20, top="red 7"))
     events = run(gate, still(20, top="red 7", offset=(4, 3)), t0=2.0)
     assert events == []
+
+
+class _Views(FakeRecognizer):
+    """Reads the marker's card and place, then reports for them what `views` says: the top card
+    read and every card read, each as (name, offset[, covered]) at `card_box(offset)`: a
+    recogniser that picks the wrong face as the top one."""
+
+    def __init__(self, views):
+        super().__init__()
+        self.views = views
+
+    def recognize(self, image_bgr, roi=None):
+        found = super().recognize(image_bgr, roi)
+        if found.top is None:
+            return found
+        x, y = (v // 4 * 4 for v in card_box()[:2])       # (the marker keeps a place to 4 pixels)
+        view = self.views.get((str(found.top.card), (found.top.box[0] - x, found.top.box[1] - y)))
+        if view is None:
+            return found
+
+        def det(name, offset, covered=False):
+            card = Card.parse(name)
+            return Detection(card.color, card.symbol, 0.95, card_box(offset), covered)
+        top, cards = view
+        return Recognition([det(*c) for c in cards], det(*top))
+
+
+BENEATH = (-14, -6)       # where `card_frame` draws the first card beneath the top one
+
+
+def test_a_card_landed_beside_the_top_one_is_the_play_though_the_top_one_still_reads_on_top():
+    # the blue 7 lands beside the red 7, hiding little of it: the recogniser still picks the red 7
+    views = {("blue 7", (72, 0)): (("red 7", BENEATH), [("red 7", BENEATH), ("blue 7", (72, 0))])}
+    gate = MotionGate(_Views(views), roi=PILE_ROI, settle=0.4)
+    events = run(gate, still(5) + still(20, top="red 7", offset=BENEATH)
+                 + still(20, top="blue 7", offset=(72, 0), under=("red 7",)))
+    assert kinds(events) == [("card", "red 7"), ("card", "blue 7")]
+    assert str(gate.top) == "blue 7"
+
+
+def test_a_card_bared_by_a_nudge_is_not_a_play():
+    # the red 7 hides a green 3; straightened, the green 3 shows (misread as a yellow 1, say) where
+    # little changed: not a card that landed
+    views = {("red 7", (4, 4)): (("red 7", (4, 4)), [("red 7", (4, 4)), ("yellow 1", BENEATH)])}
+    gate = MotionGate(_Views(views), roi=PILE_ROI, settle=0.4)
+    events = run(gate, still(5) + still(20, top="red 7", under=("green 3",)))
+    assert kinds(events) == [("card", "red 7")]
+    assert run(gate, still(20, top="red 7", under=("green 3",), offset=(4, 4)), t0=3.0) == []
+    assert str(gate.top) == "red 7"
+
+
+def test_a_card_beneath_read_on_top_after_a_nudge_is_not_a_play():
+    # the red 7 on a green 3 (both faces show); straightening the red 7 makes the green 3 read on top
+    views = {("red 7", (0, 0)): (("red 7", (0, 0)), [("red 7", (0, 0)), ("green 3", BENEATH)]),
+             ("red 7", (4, 4)): (("green 3", BENEATH), [("green 3", BENEATH), ("red 7", (4, 4))])}
+    gate = MotionGate(_Views(views), roi=PILE_ROI, settle=0.4)
+    events = run(gate, still(5) + still(20, top="red 7", under=("green 3",)))
+    assert kinds(events) == [("card", "red 7")]
+    assert run(gate, still(20, top="red 7", under=("green 3",), offset=(4, 4)), t0=3.0) == []
+    assert str(gate.top) == "red 7"
+
+
+def test_a_new_card_named_as_a_covered_one_beneath_is_the_play():
+    # a red 7 lies covered beneath; a second red 7 lands on the blue 7: it is read on top, and is new
+    views = {("blue 7", (0, 0)): (("blue 7", (0, 0)), [("blue 7", (0, 0)), ("red 7", (-40, 0), True)]),
+             ("red 7", (8, 8)): (("red 7", (8, 8)), [("red 7", (8, 8)), ("blue 7", BENEATH, True),
+                                                      ("red 7", (-40, 0), True), ("green 3", (60, 0))])}
+    gate = MotionGate(_Views(views), roi=PILE_ROI, settle=0.4)
+    events = run(gate, still(5) + still(20, top="blue 7") + still(20, top="red 7", offset=(8, 8), under=("blue 7",)))
+    assert kinds(events) == [("card", "blue 7"), ("card", "red 7")]
 
 
 def test_restart_knows_the_top_card():

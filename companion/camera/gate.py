@@ -4,8 +4,11 @@ Every frame costs one small grey difference (a 160-pixel-wide frame). When the p
 and then stayed still for ``settle`` seconds (frame timestamps, not the wall clock), and it
 really looks different from before the motion, the recogniser reads the pile; ``agree``
 consecutive still frames must name the same top card. Only a top card that differs from the
-last settled one is a ``card`` event; an unsure reading is a ``question``. A change over most of
-the frame (light switched, camera bumped) re-baselines instead of counting as a play::
+last settled one is a ``card`` event; an unsure reading is a ``question``. The pile grows on top:
+where the recogniser's top card already showed uncovered before the motion, a card read surely
+that was not on the pile then is the one played (it landed beside the last one, hiding little of
+it), and a card beneath never comes back on top while the last top card still shows. A change
+over most of the frame (light switched, camera bumped) re-baselines instead of counting as a play::
 
     >>> import numpy as np
     >>> from companion.camera.testing import FakeRecognizer, card_frame
@@ -62,6 +65,9 @@ class _Reading:
     card: Card | None = None
     box: tuple | None = None
     error: str = ""
+    seen: frozenset = frozenset()     # every card read surely, by name
+    faces: dict = field(default_factory=dict)   # those read as uncovered faces: name -> _Reading
+    new: "_Reading | None" = None     # the surest uncovered face of a card not on the pile before the motion
 
 
 SAME_CARD = "the same card again?"      # the reason of a question about a twin of the top card
@@ -126,6 +132,7 @@ class MotionGate:
         self._scan_id = 0
         self._scanning = False          # the view being confirmed is a hand scan
         self._rejudge = False           # the baseline is not the pile (a hand was spread over it)
+        self._before = _Reading(None, 1.0)      # the pile when it last settled (its cards read surely)
 
     # -- control from the referee side --------------------------------------------------------
     def set_top(self, card: Card | str | None) -> None:
@@ -190,6 +197,20 @@ class MotionGate:
         changed = np.count_nonzero(diff > self.motion_threshold) / max(1, diff.size)
         return changed >= self.motion_fraction / 4
 
+    def _changed_within(self, before: np.ndarray, after: np.ndarray, box, image: np.ndarray) -> float:
+        """The share of `box` (the whole image's pixels) whose colour changed from `before` to
+        `after` (the small colour frames); 0 where there is no box."""
+        if box is None or before is None:
+            return 0.0
+        k = self.width / image.shape[1]
+        h, w = after.shape[:2]
+        x1, y1 = max(0, int(box[0] * k)), max(0, int(box[1] * k))
+        x2, y2 = min(w, int(np.ceil(box[2] * k))), min(h, int(np.ceil(box[3] * k)))
+        if x2 <= x1 or y2 <= y1:
+            return 0.0
+        diff = cv2.absdiff(after[y1:y2, x1:x2], before[y1:y2, x1:x2]).max(axis=2)
+        return np.count_nonzero(diff > self.motion_threshold) / diff.size
+
     def _camera_moved(self, small: np.ndarray) -> bool:
         """Did the whole view shift (a bumped camera)? Phase correlation of the settled frame
         against the baseline: a card landing moves a small part, a bump moves everything."""
@@ -251,8 +272,26 @@ class MotionGate:
             return _Reading("hand", 1.0)
         # a face read below the recogniser's bar is still a card that landed: a question, not an empty pile
         det = getattr(rec, "top", None) or getattr(rec, "unsure", None)
-        if det is None:
-            return _Reading(None, 1.0)
+        seen, faces = set(), {}
+        for d in getattr(rec, "cards", None) or []:
+            try:
+                card = d.card
+            except Exception:       # a card the deck does not know: not one to compare with
+                continue
+            if card is None:
+                continue
+            name = str(card)
+            seen.add(name)
+            if not getattr(d, "covered", False):
+                faces.setdefault(name, d)
+        fresh = [d for name, d in faces.items() if name not in self._before.seen]     # not on the pile before
+        reading = self._reading(det) if det is not None else _Reading(None, 1.0)
+        reading.seen, reading.faces = frozenset(seen), {name: self._reading(d) for name, d in faces.items()}
+        reading.new = self._reading(max(fresh, key=lambda d: d.confidence)) if fresh else None
+        return reading
+
+    @staticmethod
+    def _reading(det) -> _Reading:
         try:
             card = det.card
         except Exception as exc:
@@ -266,7 +305,7 @@ class MotionGate:
         if not agreed and len(self._readings) < self.max_tries:
             return []
         scene, self._scene_changed = self._scene_changed, False
-        self._baseline = color
+        baseline, self._baseline = self._baseline, color
         self.state = "still"
         readings, self._readings = self._readings, []
         if self._scanning:
@@ -277,6 +316,7 @@ class MotionGate:
             return [PileEvent("hand", t, cards=cards, reason="hand scan", scan=self._scan_id)]
         scene = scene or self._rejudge
         self._rejudge = False
+        before, self._before = self._before, readings[-1]
         if not agreed:
             if scene:
                 return []
@@ -286,6 +326,21 @@ class MotionGate:
             reason = errors[-1] if errors and not names else "the readings disagree"
             return [PileEvent("question", t, candidates=names, confidence=seen[0].confidence, reason=reason)]
         r = recent[-1]
+        if r.name in before.faces:
+            # the pile grows on top: the card read as the top one showed uncovered before the
+            # motion too, so it is not the card played (unless it is a twin of that one). Where a
+            # card not on the pile then shows uncovered, and the pile changed more where it lies
+            # than where the card read on top lies, that one was played (it landed beside the last
+            # one, or hid less of it than the finder needs to see; a card beneath that a nudge
+            # bared, or one misread, lies where little changed); else, where the last top card
+            # still shows, it is still the top one (a card beneath never comes back on top).
+            last = str(self.top) if self.top is not None else None
+            if r.new is not None and len({x.new and x.new.name for x in recent}) == 1 and (
+                    self._changed_within(baseline, color, r.new.box, image) > self._changed_within(baseline, color, r.box, image)):
+                recent = [x.new for x in recent]
+            elif last is not None and r.name != last and all(last in x.faces for x in recent):
+                recent = [x.faces[last] for x in recent]
+            r = recent[-1]
         confidence = min(x.confidence for x in recent)
         if r.name is None:
             if self.top is None:

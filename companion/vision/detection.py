@@ -9,12 +9,14 @@ from ..cards import Card, CardError, kinds
 
 @dataclass(frozen=True)
 class Detection:
-    """One face-up card seen: colour (None for wilds), symbol, confidence and pixel box."""
+    """One face-up card seen: colour (None for wilds), symbol, confidence and pixel box; `covered`:
+    a card beneath another, seen by its corner index alone (not in `to_json`'s contract)."""
 
     color: str | None
     symbol: str
     confidence: float
     box: tuple
+    covered: bool = False
 
     @property
     def card(self) -> Card | None:

@@ -111,6 +111,7 @@ class Recognizer:
         seen, top, unsure = decide(readings, face_least=s.face_least, index_least=s.index_least, stray=s.stray)
 
         def detection(c):
-            return c and Detection(c.color, c.symbol, c.p, (c.box[0] + ox, c.box[1] + oy, c.box[2] + ox, c.box[3] + oy))
+            return c and Detection(c.color, c.symbol, c.p, (c.box[0] + ox, c.box[1] + oy, c.box[2] + ox, c.box[3] + oy),
+                                   covered=not c.uncovered)
         cards = {id(c): detection(c) for c in seen}
         return Recognition(list(cards.values()), cards.get(id(top)), detection(unsure))

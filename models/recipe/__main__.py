@@ -34,6 +34,7 @@ STEPS = {
     "export": ("export.py", "export detector / outline finder weights to ONNX and write recognizer.json"),
     "bench": ("bench_recognizer.py", "the recogniser's benchmarks: piles, negatives, look-alikes, singles, latency"),
     "bench-piles": ("bench_piles.py", "the held-out and tuning pile sets, miss by miss"),
+    "bench-game": ("bench_game.py", "games replayed through the motion gate: each play seen, asked, wrong or lost"),
     "bench-stages": ("bench_stages.py", "the find and read stages alone on real photos: cards found, faces read"),
     "bench-outlines": ("bench_outlines.py", "the outline finder alone on the held-out piles"),
     "bench-classifier": ("eval_classifier.py", "the symbol classifier alone on real and synthetic crops"),
