@@ -229,6 +229,16 @@ def test_a_card_beneath_read_on_top_after_a_nudge_is_not_a_play():
     assert str(gate.top) == "red 7"
 
 
+def test_a_new_card_named_as_one_showing_beside_the_pile_is_the_play():
+    # a blue 7 lies apart, face showing; a red 7 is played, then a second blue 7 lands beside it
+    views = {("red 7", (-16, -8)): (("red 7", BENEATH), [("red 7", BENEATH), ("blue 7", (-72, 0))]),
+             ("blue 7", (72, 0)): (("blue 7", (72, 0)), [("blue 7", (72, 0)), ("red 7", BENEATH), ("blue 7", (-72, 0))])}
+    gate = MotionGate(_Views(views), roi=PILE_ROI, settle=0.4)
+    events = run(gate, still(5) + still(20, top="blue 7", offset=(-72, 0)) + still(20, top="red 7", offset=BENEATH)
+                 + still(20, top="blue 7", offset=(72, 0), under=("red 7",)))
+    assert kinds(events) == [("card", "blue 7"), ("card", "red 7"), ("card", "blue 7")]
+
+
 def test_a_new_card_named_as_a_covered_one_beneath_is_the_play():
     # a red 7 lies covered beneath; a second red 7 lands on the blue 7: it is read on top, and is new
     views = {("blue 7", (0, 0)): (("blue 7", (0, 0)), [("blue 7", (0, 0)), ("red 7", (-40, 0), True)]),

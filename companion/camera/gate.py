@@ -328,17 +328,20 @@ class MotionGate:
         r = recent[-1]
         if r.name in before.faces:
             # the pile grows on top: the card read as the top one showed uncovered before the
-            # motion too, so it is not the card played (unless it is a twin of that one). Where a
-            # card not on the pile then shows uncovered, and the pile changed more where it lies
-            # than where the card read on top lies, that one was played (it landed beside the last
-            # one, or hid less of it than the finder needs to see; a card beneath that a nudge
-            # bared, or one misread, lies where little changed); else, where the last top card
-            # still shows, it is still the top one (a card beneath never comes back on top).
+            # motion too, so it may not be the card played. Where a card not on the pile then shows
+            # uncovered, and the pile changed more where it lies than where the card read on top
+            # lies, that one was played (it landed beside the last one, or hid less of it than the
+            # finder needs to see; a card beneath that a nudge bared, or one misread, lies where
+            # little changed). Else, where the last top card still shows and the pile changed no
+            # less where it lies, it is still the top one (a card beneath never comes back on top;
+            # a new card named as one beneath lies where the pile changed more).
+            def changed(box):
+                return self._changed_within(baseline, color, box, image)
             last = str(self.top) if self.top is not None else None
-            if r.new is not None and len({x.new and x.new.name for x in recent}) == 1 and (
-                    self._changed_within(baseline, color, r.new.box, image) > self._changed_within(baseline, color, r.box, image)):
+            if r.new is not None and len({x.new and x.new.name for x in recent}) == 1 and changed(r.new.box) > changed(r.box):
                 recent = [x.new for x in recent]
-            elif last is not None and r.name != last and all(last in x.faces for x in recent):
+            elif (last is not None and r.name != last and all(last in x.faces for x in recent)
+                  and changed(r.box) <= changed(r.faces[last].box)):
                 recent = [x.faces[last] for x in recent]
             r = recent[-1]
         confidence = min(x.confidence for x in recent)
