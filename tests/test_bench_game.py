@@ -19,6 +19,9 @@ def test_a_game_is_playable_cards_on_one_pile_the_same_for_the_same_seed(models_
     # each play changes the pile; the nudges do not change the plays
     assert all((a != b).any() for a, b in zip(g.frames, g.frames[1:]))
     assert bg.make_game(5, 6, size=(320, 240)).plays == g.plays
+    rested = bg.make_game(5, 6, size=(320, 240), resting=1.0)       # a hand rests after every play
+    assert sorted(rested.resting) == list(range(1, 7)) and rested.plays == g.plays
+    assert all((rested.resting[k] == rested.hands[k][-1]).all() for k in rested.resting)   # still, as it came
 
 
 def test_outcomes_are_what_the_referee_was_told(models_script):

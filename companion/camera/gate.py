@@ -6,9 +6,10 @@ really looks different from before the motion, the recogniser reads the pile; ``
 consecutive still frames must name the same top card. Only a top card that differs from the
 last settled one is a ``card`` event; an unsure reading is a ``question``. The pile grows on top:
 where the recogniser's top card already showed uncovered before the motion, a card read surely
-that was not on the pile then is the one played (it landed beside the last one, hiding little of
-it), and a card beneath never comes back on top while the last top card still shows. A change
-over most of the frame (light switched, camera bumped) re-baselines instead of counting as a play::
+that was not on the pile then, lying where the pile changed more, is the one played (it landed
+beside the last one, hiding little of it), and a card beneath never comes back on top while the
+last top card still shows. A change over most of the frame (light switched, camera bumped)
+re-baselines instead of counting as a play::
 
     >>> import numpy as np
     >>> from companion.camera.testing import FakeRecognizer, card_frame

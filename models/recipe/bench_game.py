@@ -7,7 +7,9 @@ symbol, or a wild), on one table, under one light, seen by one camera (leaning u
 degrees), each card landing near the pile's middle at any turn. A hand brings each card in (a few
 frames), then the pile is still for a second at 15 frames a second. After a `--nudges` share of
 the plays a hand straightens the top card (moves it a little and turns it a few degrees), which
-is no play: the referee must be told nothing. Every play ends as one of:
+is no play: the referee must be told nothing. After a `--resting` share of the plays the hand
+that brought the card rests over the pile for most of a second (long enough for the gate to read
+the pile under it) before it leaves. Every play ends as one of (the first thing the referee is told):
 
 - right: a ``card`` event naming the card played;
 - asked right: a ``question`` whose first guess is the card played (the host confirms with a tap);
@@ -49,6 +51,7 @@ FIRST = SEEDS["bench"] + 990_000
 FPS = 15
 HAND_FRAMES = 4        # frames a hand is over the pile, bringing the card in
 STILL_FRAMES = 15      # frames the pile is still after it (a second)
+REST_FRAMES = 13       # frames a resting hand stays still over the pile (more than the gate's settling)
 OUTCOMES = ("right", "asked right", "asked", "wrong", "lost")
 NUDGED = ("quiet", "false question", "false play")
 
@@ -61,6 +64,7 @@ class Game(NamedTuple):
     frames: list           # frames[k]: the pile after k plays (frames[0]: the empty table)
     hands: list            # hands[k]: the frames of a hand bringing in play k (k from 1)
     nudges: dict           # k: (a hand's frames, the pile after) where the top card is nudged after play k
+    resting: dict          # k: the pile after play k with the hand resting over it, where it rests
 
 
 def _playable(rng, deck_name: str, top: Card | None, colour: str | None) -> tuple[Card, str | None]:
@@ -75,9 +79,10 @@ def _playable(rng, deck_name: str, top: Card | None, colour: str | None) -> tupl
 
 
 def make_game(seed: int, plays: int, *, size=(640, 480), deck_name: str | None = None, tilt: float = 30.0,
-              nudges: float = 0.0) -> Game:
+              nudges: float = 0.0, resting: float = 0.0) -> Game:
     """A game of `plays` cards on one pile, its frames as one camera sees them, the top card
-    nudged after a `nudges` share of the plays; the same seed always gives the same game."""
+    nudged after a `nudges` share of the plays, the hand resting over the pile after a `resting`
+    share; the same seed always gives the same game."""
     rng = np.random.default_rng(seed)
     deck_name = deck_name or str(rng.choice(["classic", "classic", "classic112", "seinfeld"]))
     style = Style.random(rng)
@@ -100,9 +105,10 @@ def make_game(seed: int, plays: int, *, size=(640, 480), deck_name: str | None =
         add_hand(c, np.random.default_rng([seed, k, j]), (cx, cy))
         return photo(c.img)
 
-    played, frames, hands, nudged = [], [photo(canvas.img)], [[]], {}
+    played, frames, hands, nudged, rests = [], [photo(canvas.img)], [[]], {}, {}
     top, colour = None, None
-    aside = np.random.default_rng([seed, 31])      # its own stream: the plays are the same whatever `nudges` is
+    aside = np.random.default_rng([seed, 31])      # its own streams: the plays are the same whatever
+    still = np.random.default_rng([seed, 37])      # `nudges` and `resting` are
     for k in range(1, plays + 1):
         top, colour = _playable(rng, deck_name, top, colour)
         before = canvas.img.copy()
@@ -113,6 +119,8 @@ def make_game(seed: int, plays: int, *, size=(640, 480), deck_name: str | None =
         played.append(top)
         hands.append([with_hand(before if j < HAND_FRAMES // 2 else canvas.img, k, j) for j in range(HAND_FRAMES)])
         frames.append(photo(canvas.img))
+        if resting and still.random() < resting:
+            rests[k] = with_hand(canvas.img, k, HAND_FRAMES - 1)     # the last frame of the hand bringing it in
         if nudges and aside.random() < nudges:       # the top card straightened: moved a little, turned a little
             moved = Canvas(before)
             off = off + aside.normal(0, 0.03 * height, 2)
@@ -120,7 +128,7 @@ def make_game(seed: int, plays: int, *, size=(640, 480), deck_name: str | None =
                                         np.random.default_rng([seed, k])), shadow=shadow)
             nudged[k] = ([with_hand(moved.img, k, HAND_FRAMES + j) for j in range(HAND_FRAMES)], photo(moved.img))
             canvas = moved
-    return Game(deck_name, played, frames, hands, nudged)
+    return Game(deck_name, played, frames, hands, nudged, rests)
 
 
 def outcome(events: list, card: Card) -> str:
@@ -128,7 +136,7 @@ def outcome(events: list, card: Card) -> str:
     said = [e for e in events if e.kind in ("card", "question", "cleared")]
     if not said:
         return "lost"
-    e = said[-1]
+    e = said[0]
     if e.kind == "card":
         return "right" if e.card == card else "wrong"
     if e.kind == "question":
@@ -145,7 +153,8 @@ def replay(gate: MotionGate, game: Game, misses: list | None = None, label: str 
         t += 1 / FPS
     for k, card in enumerate(game.plays, start=1):
         events = []
-        for img in game.hands[k] + [game.frames[k]] * STILL_FRAMES:
+        rest = [game.resting[k]] * REST_FRAMES if k in game.resting else []
+        for img in game.hands[k] + rest + [game.frames[k]] * STILL_FRAMES:
             events += gate.feed(img, t)
             t += 1 / FPS
         got = outcome(events, card)
@@ -176,15 +185,16 @@ def _said(events: list) -> str:
 
 
 def games(rec, n: int, plays: int, *, first: int = FIRST, size=(640, 480), tilt: float = 30.0, nudges: float = 0.0,
-          misses: list | None = None, gate_options: dict | None = None) -> dict:
+          resting: float = 0.0, misses: list | None = None, gate_options: dict | None = None) -> dict:
     """`n` games of `plays` cards (seeds `first`..), each through a fresh gate over `rec(deck)`;
-    the top card nudged after a `nudges` share of the plays."""
+    the top card nudged after a `nudges` share of the plays, a hand resting over the pile after a
+    `resting` share."""
     counts = collections.Counter()
     calls = 0
     for i in range(n):
         if i and i % max(1, n // 10) == 0:
             print(f"  games: {i}/{n}", file=sys.stderr, flush=True)
-        game = make_game(first + i, plays, size=size, tilt=tilt, nudges=nudges)
+        game = make_game(first + i, plays, size=size, tilt=tilt, nudges=nudges, resting=resting)
         gate = MotionGate(rec(game.deck), **(gate_options or {}))
         counts += replay(gate, game, misses, label=str(first + i))
         calls += gate.detector_calls
@@ -203,6 +213,8 @@ def main(argv=None) -> int:
     ap.add_argument("--plays", type=int, default=12, help="cards played in each game")
     ap.add_argument("--nudges", type=float, default=0.25, metavar="SHARE",
                     help="the share of plays after which the top card is nudged (no play)")
+    ap.add_argument("--resting", type=float, default=0.0, metavar="SHARE",
+                    help="the share of plays after which the hand rests over the pile before it leaves")
     ap.add_argument("--tilt", type=float, default=30.0, metavar="DEG", help="the camera leans up to this (0: overhead)")
     ap.add_argument("--first-seed", type=int, default=FIRST)
     ap.add_argument("--model-dir", default=None)
@@ -212,8 +224,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.games < 1 or a.plays < 1:
         ap.error("--games and --plays must be at least 1")
-    if not 0.0 <= a.nudges <= 1.0:
-        ap.error("--nudges must be from 0 to 1")
+    if not (0.0 <= a.nudges <= 1.0 and 0.0 <= a.resting <= 1.0):
+        ap.error("--nudges and --resting must be from 0 to 1")
     if not 0.0 <= a.tilt < 90.0:
         ap.error("--tilt must be at least 0 and under 90 degrees")
     try:
@@ -222,7 +234,8 @@ def main(argv=None) -> int:
         ap.error(f"--set {exc}")
     rec = functools.lru_cache(None)(lambda d: Recognizer(d, model_dir=a.model_dir, threads=1, settings=settings))
     misses = [] if a.misses else None
-    res = games(rec, a.games, a.plays, first=a.first_seed, tilt=a.tilt, nudges=a.nudges, misses=misses)
+    res = games(rec, a.games, a.plays, first=a.first_seed, tilt=a.tilt, nudges=a.nudges, resting=a.resting,
+                misses=misses)
     for line in misses or ():
         print(line)
     print(json.dumps(res))
