@@ -194,13 +194,16 @@ class MotionGate:
         """Does the settled pile look different from before the motion? Compared in colour (a
         red card on a blue one can have the same grey level) and with a low bar: a miss here
         loses a play, an extra look only costs one recogniser run."""
-        diff = cv2.absdiff(color[self._small_roi], self._baseline[self._small_roi]).max(axis=2)
-        changed = np.count_nonzero(diff > self.motion_threshold) / max(1, diff.size)
-        return changed >= self.motion_fraction / 4
+        return self._share_changed(self._baseline, color, self._small_roi) >= self.motion_fraction / 4
+
+    def _share_changed(self, before: np.ndarray, after: np.ndarray, region) -> float:
+        """The share of `region` (rows, columns of the small colour frames) whose colour changed
+        from `before` to `after` by more than the motion threshold."""
+        diff = cv2.absdiff(after[region], before[region]).max(axis=2)
+        return np.count_nonzero(diff > self.motion_threshold) / max(1, diff.size)
 
     def _changed_within(self, before: np.ndarray, after: np.ndarray, box, image: np.ndarray) -> float:
-        """The share of `box` (the whole image's pixels) whose colour changed from `before` to
-        `after` (the small colour frames); 0 where there is no box."""
+        """`_share_changed` within `box` (the whole image's pixels); 0 where there is no box."""
         if box is None or before is None:
             return 0.0
         k = self.width / image.shape[1]
@@ -209,8 +212,7 @@ class MotionGate:
         x2, y2 = min(w, int(np.ceil(box[2] * k))), min(h, int(np.ceil(box[3] * k)))
         if x2 <= x1 or y2 <= y1:
             return 0.0
-        diff = cv2.absdiff(after[y1:y2, x1:x2], before[y1:y2, x1:x2]).max(axis=2)
-        return np.count_nonzero(diff > self.motion_threshold) / diff.size
+        return self._share_changed(before, after, (slice(y1, y2), slice(x1, x2)))
 
     def _camera_moved(self, small: np.ndarray) -> bool:
         """Did the whole view shift (a bumped camera)? Phase correlation of the settled frame

@@ -185,7 +185,7 @@ def _said(events: list) -> str:
 
 
 def games(rec, n: int, plays: int, *, first: int = FIRST, size=(640, 480), tilt: float = 30.0, nudges: float = 0.0,
-          resting: float = 0.0, misses: list | None = None, gate_options: dict | None = None) -> dict:
+          resting: float = 0.0, misses: list | None = None) -> dict:
     """`n` games of `plays` cards (seeds `first`..), each through a fresh gate over `rec(deck)`;
     the top card nudged after a `nudges` share of the plays, a hand resting over the pile after a
     `resting` share."""
@@ -195,7 +195,7 @@ def games(rec, n: int, plays: int, *, first: int = FIRST, size=(640, 480), tilt:
         if i and i % max(1, n // 10) == 0:
             print(f"  games: {i}/{n}", file=sys.stderr, flush=True)
         game = make_game(first + i, plays, size=size, tilt=tilt, nudges=nudges, resting=resting)
-        gate = MotionGate(rec(game.deck), **(gate_options or {}))
+        gate = MotionGate(rec(game.deck))
         counts += replay(gate, game, misses, label=str(first + i))
         calls += gate.detector_calls
     total = sum(counts[k] for k in OUTCOMES)
