@@ -82,6 +82,32 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses(models_
     assert doubted["accuracy"] == 0 and doubted["asked_right"] == 1.0
 
 
+def test_the_hands_benchmark_counts_the_hands_found(models_script):
+    from companion.vision.stages import Found
+    br = models_script("bench_recognizer")
+    shown = {}
+
+    def scene(seed, **kw):
+        shown["scene"] = sc = make_scene(seed, **kw)
+        return sc
+
+    class Seeing:       # finds every hand drawn, where it lies
+        def outline(self, image):
+            return Found([], [], tuple(shown["scene"].hands))
+
+    class Blind:        # finds none
+        def outline(self, image):
+            return Found([], [])
+    seen = br.hands(lambda deck: Seeing(), 24, None, first=9_980_000, size=(320, 240), scenes=scene)
+    assert seen["hand_over_top"] > 0 and seen["no_hand"] > 0 and seen["hands_drawn"] >= seen["hand_over_top"]
+    assert seen["over_top_found"] == 1.0 and seen["no_hand_found"] == 0.0
+    assert seen["hands_found"] == 1.0 and seen["false_hands"] == 0.0
+    blind = br.hands(lambda deck: Blind(), 24, None, first=9_980_000, size=(320, 240), scenes=scene)
+    assert blind["over_top_found"] == blind["hands_found"] == 0.0
+    assert {k: blind[k] for k in ("hand_over_top", "no_hand", "hands_drawn")} == \
+        {k: seen[k] for k in ("hand_over_top", "no_hand", "hands_drawn")}
+
+
 @pytest.mark.parametrize("args,first", [([], 9_560_000), (["--lookalike-seed", "9570000"], 9_570_000)])
 def test_the_lookalike_benchmark_starts_at_the_seed_asked(monkeypatch, capsys, args, first, models_script):
     br = models_script("bench_recognizer")

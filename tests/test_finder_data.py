@@ -32,6 +32,17 @@ def test_a_scene_labels_its_uncovered_faces_and_every_index_in_view(models_scrip
     assert values.shape[1] == 8 and values.min() >= 0 and values.max() <= 1
 
 
+def test_a_scene_labels_every_hand_in_view_as_a_third_class_where_asked(models_script):
+    fd = models_script("finder_data")
+    sc = make_scene(640_011, size=(416, 416), kind="pile", hands=1.0)
+    hands = [q for c, q in fd.scene_rows(sc, hands=True) if c == fd.HAND]
+    assert len(hands) == len(sc.hands) >= 1 and fd.HAND == 2
+    plain, labelled = fd.scene_rows(sc), fd.scene_rows(sc, hands=True)
+    assert len(labelled) == len(plain) + len(hands) and fd.HAND not in [c for c, _ in plain]     # unless asked
+    assert not [c for c, _ in fd.scene_rows(make_scene(640_011, size=(416, 416), kind="pile", hands=0.0), hands=True)
+                if c == fd.HAND]
+
+
 class _Recognizer:
     """The recogniser's stand-in: its finder finds the faces and indices given, its reader reads
     each index as given (by its box) and is asked to read no face."""
@@ -88,7 +99,7 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
     dataset_folders(tmp_path)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False))
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -118,7 +129,7 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
     for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
         dataset_folders(folder)
         for seed in range(640_000, 640_004):
-            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0, 0.0, False))
     cuts = []
     for seed in range(640_000, 640_004):
         name = f"s{seed:08d}"
@@ -132,7 +143,8 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
 
 
 # `_write_scene`'s options after seed, folder and split: the camera's lean, kinds, then each share
-OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints", "loose")
+OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints", "loose",
+           "hand_class")
 
 
 def written(fd, folder, seeds, **options) -> list[str]:
@@ -178,7 +190,7 @@ def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(model
         folder = tmp_path / str(steep)
         dataset_folders(folder)
         for seed in seeds:
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0, 0.0))
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0, 0.0, False))
         written[steep] = [(folder / "images" / "val" / f"s{seed:08d}.jpg").read_bytes() for seed in seeds]
     assert all(a != b for a, b in zip(written[0.0], written[1.0]))         # every one leans at 1.0
     half = [b == written[1.0][k] for k, b in enumerate(written[0.5])]

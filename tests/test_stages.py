@@ -63,12 +63,22 @@ def test_the_finder_gives_faces_upright_and_indices_upright_boxes():
     finder = Finder.__new__(Finder)
     turned = np.float32([[10, 0], [20, 10], [10, 20], [0, 10]])        # an index seen turned 45 degrees
     finder.net = _Net([FoundOutline("card", SQUARE, 0.9), FoundOutline("card", SQUARE + 4, 0.8),
-                       FoundOutline("index", turned, 0.7), FoundOutline("card", SQUARE + [300, 0], 0.6)])
+                       FoundOutline("index", turned, 0.7), FoundOutline("card", SQUARE + [300, 0], 0.6),
+                       FoundOutline("hand", turned * 10, 0.5)])
     found = finder(np.zeros((300, 600, 3), np.uint8))
     assert isinstance(found, Found)
     assert [f.score for f in found.faces] == [0.9, 0.8, 0.6]   # the network's own overlap test is the only one
     assert found.indices == [Index((0.0, 0.0, 20.0, 20.0), 0.7)]
     assert found.indices[0].centre == (10.0, 10.0)
+    assert len(found.hands) == 1 and np.array_equal(found.hands[0], turned * 10)     # a hand is no face
+
+
+def test_a_finder_file_of_other_classes_is_refused_naming_it():
+    from pathlib import Path
+    from companion.vision.runtime import ModelError
+    outlines = Path(__file__).resolve().parents[1] / "models" / "outlines.onnx"     # card, under
+    with pytest.raises(ModelError, match="outlines.onnx"):
+        Finder(outlines)
 
 
 @needs_model

@@ -773,3 +773,18 @@ def test_the_sunburst_print_has_a_big_number_on_a_white_half_disc_of_rays():
     tint = (np.abs(img - np.array(style.white)).sum(-1) > 40) & (np.abs(img - np.array(style.inks["blue"])).sum(-1) > 60)
     assert tint[int(CARD_H * 0.35): int(CARD_H * 0.62)].mean() > 0.05     # rays: pale tints, neither white nor the ink
 
+
+
+@pytest.mark.parametrize("tilt", [0.0, 40.0])
+def test_each_hand_drawn_is_boxed_where_it_shows(tilt):
+    import cv2
+    kw = dict(size=(320, 240), kind="pile", effects=False, tilt=tilt)
+    with_hands, bare = make_scene(7_100_004, hands=1.0, **kw), make_scene(7_100_004, hands=0.0, **kw)
+    assert with_hands.hands and not bare.hands
+    drawn = np.abs(with_hands.image.astype(int) - bare.image.astype(int)).max(axis=2) > 30     # the hands' pixels
+    boxed = np.zeros((240, 320), np.uint8)
+    for q in with_hands.hands:
+        assert q.shape == (4, 2) and 0 <= q.mean(0)[0] <= 320 and 0 <= q.mean(0)[1] <= 240
+        cv2.fillConvexPoly(boxed, np.int32(np.round(q)), 1)
+    assert drawn.sum() > 200 and (drawn & (boxed > 0)).sum() >= 0.97 * drawn.sum()
+    assert boxed.sum() <= 4 * drawn.sum()          # round the hand, not the frame

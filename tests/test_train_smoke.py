@@ -48,6 +48,31 @@ def test_detector_recipe_trains_one_epoch_offline(tmp_path):
 
 
 @need_train
+def test_a_finder_grown_a_class_finds_what_it_found_before(tmp_path, models_script):
+    import torch
+    gc = models_script("grow_classes")
+    model = gc.offline_ultralytics()(str(ROOT / "models" / "finder.pt")).model.float().eval()
+    old = list(model.names.values())
+    grown, layers = gc.grow(model, old + ["extra"])
+    assert list(grown.names.values()) == old + ["extra"] and grown.yaml["nc"] == len(old) + 1 and layers > 0
+    x = torch.rand(1, 3, 96, 128)
+    with torch.no_grad():
+        before, after = model(x)[0], grown.eval()(x)[0]
+    n = len(old)
+    assert after.shape[1] == before.shape[1] + 1
+    assert torch.allclose(before[:, :4 + n], after[:, :4 + n], rtol=1e-4, atol=1e-4)
+    assert torch.allclose(before[:, -1], after[:, -1], rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="name them first"):
+        gc.grow(model, ["extra"] + old)
+    # saved as a checkpoint Ultralytics trains on
+    out = subprocess.run([sys.executable, *RECIPE, "grow-classes", str(ROOT / "models" / "finder.pt"), "--names",
+                          *old, "extra", "--out", str(tmp_path / "grown.pt")], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "YOLO_OFFLINE": "1", "YOLO_CONFIG_DIR": str(tmp_path / "cfg")})
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert list(gc.offline_ultralytics()(str(tmp_path / "grown.pt")).model.names.values()) == old + ["extra"]
+
+
+@need_train
 def test_outline_recipe_trains_oriented_boxes_from_the_detectors_weights(tmp_path):
     from companion.vision.dataset import write_outline_dataset
     data = write_outline_dataset(tmp_path / "ol", count=4, val=2, procs=1, kinds=("pile",))

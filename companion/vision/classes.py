@@ -8,6 +8,9 @@ OUTLINE_CLASSES = ("card", "under")
 # the one-network finder's classes (oriented boxes): a face-up card no other card covers, and a
 # corner index in view, of any card (a covered card is found by the index it leaves in view)
 FINDER_CLASSES = ("card", "index")
+# a third class a finder may be taught (`finder-data --hand-class`, `grow-classes`): a hand or arm in
+# view; the find stage reports it apart (`Found.hands`), never as a face
+HAND = "hand"
 SYMBOLS = NUMBERS + ("skip", "reverse", "draw_two", "wild", "wild_draw_four", "wild_swap_hands",
                      "wild_shuffle_hands", "wild_customizable", "wild_seinfeld", "none")
 # the colours the symbol classifier names a corner index in (every deck's palette together; a

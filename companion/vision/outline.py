@@ -30,7 +30,7 @@ class FoundOutline:
         return self.quad.mean(0)
 
 
-def _class_names(net) -> tuple:
+def class_names(net) -> tuple:
     """The class names an Ultralytics export writes into the model's metadata ("{0: 'card', ...}"),
     in order; () where it wrote none."""
     import ast
@@ -53,7 +53,7 @@ class OutlineFinder:
                  classes: tuple | None = None):
         self.net = session(Path(path), threads)
         self.imgsz, self.conf, self.iou = imgsz, conf, iou
-        self.classes = tuple(classes) if classes else _class_names(self.net) or OUTLINE_CLASSES
+        self.classes = tuple(classes) if classes else class_names(self.net) or OUTLINE_CLASSES
         # a network exported with no fixed input size reads a frame drawn to fill its input, each
         # side a multiple of its largest stride (32), not letterboxed to a square
         self.stride = 0 if all(isinstance(d, int) for d in self.net.get_inputs()[0].shape[2:]) else 32

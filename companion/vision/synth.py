@@ -66,6 +66,7 @@ class Scene:
     lookalikes: list = field(default_factory=list)   # boxes of printed ranks, digits and pictures: no UNO symbol
     present: list = field(default_factory=list)      # every face-up card placed, however little of it shows
     outlines: list = field(default_factory=list)     # an `Outline` of every face-up card placed, bottom first
+    hands: list = field(default_factory=list)        # the turned box (4x2 corners) round each hand's part in view
 
     def __eq__(self, other):
         return (isinstance(other, Scene) and np.array_equal(self.image, other.image)
@@ -104,6 +105,7 @@ class Canvas:
         h, w = self.img.shape[:2]
         self.owner = np.full((h, w), -1, np.int16)
         self.placed: list[Placed] = []
+        self.hands: list[np.ndarray] = []     # the turned box round each hand's part in view (`add_hand`)
 
     def place(self, face: Face, quad: np.ndarray, *, shadow: float = 0.35) -> Placed:
         h, w = self.owner.shape
@@ -182,9 +184,37 @@ def _hand_mask(rng, h, w, target) -> np.ndarray:
     return cv2.GaussianBlur(m, (0, 0), 1.2)
 
 
+# a hand whose box is less than this many pixels across in view is no hand to label (a fingertip at the edge)
+HAND_LEAST = 6
+
+
+def hand_box(mask: np.ndarray) -> np.ndarray | None:
+    """The turned box (4x2 corners) round a hand mask's pixels, None where too little shows."""
+    points = cv2.findNonZero(np.uint8(mask > 127))
+    if points is None:
+        return None
+    rect = cv2.minAreaRect(points)
+    return np.float32(cv2.boxPoints(rect)) if min(rect[1]) >= HAND_LEAST else None
+
+
+def _in_frame(quad: np.ndarray, w: int, h: int) -> np.ndarray | None:
+    """The turned box round the part of a convex `quad` inside a w x h frame, None where too little is."""
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    area, part = cv2.intersectConvexConvex(cv2.convexHull(np.float32(quad)).reshape(-1, 2), frame)
+    if part is None or area <= 0:
+        return None
+    rect = cv2.minAreaRect(part.reshape(-1, 2))
+    return np.float32(cv2.boxPoints(rect)) if min(rect[1]) >= HAND_LEAST else None
+
+
 def add_hand(canvas: Canvas, rng, target):
+    """A hand reaching from the frame's edge toward `target` over what the canvas holds; its box
+    joins `canvas.hands`."""
     h, w = canvas.owner.shape
     mask = _hand_mask(rng, h, w, target)
+    box = hand_box(mask)
+    if box is not None:
+        canvas.hands.append(box)
     tone = np.float32(SKIN[rng.integers(len(SKIN))]) * rng.uniform(0.8, 1.15)
     shade = (0.8 + 0.3 * noise(rng, h, w, 20))[..., None]
     canvas.occlude(mask, np.clip(tone * shade, 0, 255))
@@ -454,12 +484,15 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     labels, cards = _collect(canvas, min_index=min_index, cut=cut_labels)
     lookalikes += _decoys(canvas)
     outlines = _outlines(canvas)
+    hands = list(canvas.hands)
     img = canvas.img
     if tilt:      # its own random stream: the same seed without tilt gives the same scene as before
         z = tilt_homography(np.random.default_rng([seed, 7]), w, h, tilt)
         img, moved = tilt_view(img, labels + [Label("lookalike", b, None) for b in lookalikes], z)
         for o in outlines:
             o.quad = cv2.perspectiveTransform(o.quad[:, None], z).reshape(-1, 2).astype(np.float32)
+        hands = [b for b in (_in_frame(cv2.perspectiveTransform(q[:, None], z).reshape(-1, 2), w, h) for q in hands)
+                 if b is not None]
         labels = [lab for lab in moved if lab.cls != "lookalike"]
         lookalikes = [lab.box for lab in moved if lab.cls == "lookalike"]
         shown = {id(lab.card) for lab in labels if lab.cls == "index"}
@@ -476,4 +509,4 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
     if effects:
         img = camera_effects(img, rng)
     present = [p.face.card for p in canvas.placed if p.face.card is not None]
-    return Scene(img, labels, top, cards, kind, str(deck_name), lookalikes, present, outlines)
+    return Scene(img, labels, top, cards, kind, str(deck_name), lookalikes, present, outlines, hands)

@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 STEPS = {
     "data": ("companion.vision.dataset:main", "draw synthetic training data: detector, outline, crop or card sets"),
     "finder-data": ("finder_data.py", "scenes and Roboflow photos for the one-network finder: uncovered faces and every corner index"),
+    "grow-classes": ("grow_classes.py", "a detector's weights with more classes, its own classes' head rows kept"),
     "train-detector": ("train_detector.py", "train the corner-index detector or the outline finder (Ultralytics, offline)"),
     "train-classifier": ("train_classifier.py", "train the symbol classifier on 48x48 crops (plain torch)"),
     "fitter-data": ("fitter_data.py", "squares round card faces, each with its outline's corners, for the fitter"),

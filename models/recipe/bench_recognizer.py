@@ -43,6 +43,9 @@ share that gives an unsure candidate (a question to the host, in a game).
 - with --close N, N photos of one card held close to the lens, 0.9-2.2 times the frame's height
   and cut by it (a hand scan, a phone photo of one card; seeds 9,970,000..): the card read right
   where a symbol of it shows (45% of its centre symbol or a corner index in view);
+- with --hands N, N piles, lone cards and empty tables (a camera leaning up to 30 degrees), half
+  with a hand or two reaching over the cards (seeds 9,980,000..): the hands a finder taught them
+  finds (`finder-data --hand-class`): over the top card where one lies there, where none is in view;
 - with --per-face N, N photos of one card for every face of every deck in every print design
   (`render.DESIGNS`), the card three quarters or more in view: a table of faces read right by
   design, and the worst faces (seeds 9,960,000..);
@@ -88,7 +91,7 @@ from companion.vision.dataset import SEEDS, pick_fonts  # noqa: E402
 from companion.vision.render import SHAPES  # noqa: E402
 from companion.vision.recognizer import Recognizer, parse_settings  # noqa: E402
 sys.path.insert(0, str(HERE))
-from bench_scenes import drawn, multi, negatives, per_face, piles, singles  # noqa: E402
+from bench_scenes import drawn, hands, multi, negatives, per_face, piles, singles  # noqa: E402
 from finder_data import CLOSE_HEIGHTS  # noqa: E402
 
 
@@ -137,6 +140,8 @@ def main(argv=None) -> int:
                     help="also the latency of reading N phone photos of one card at 4032x3024 (`companion recognize`)")
     ap.add_argument("--per-face", type=int, default=0, metavar="N",
                     help="also N photos of every face of every deck in every print design: a table by face")
+    ap.add_argument("--hands", type=int, default=0, metavar="N",
+                    help="also N scenes (half with a hand or two over the cards): hands found (a finder taught them)")
     ap.add_argument("--close", type=int, default=0, metavar="N",
                     help="also N photos of one card held close to the lens (%g-%g times the frame's height, cut by it)"
                     % CLOSE_HEIGHTS)
@@ -249,6 +254,8 @@ def main(argv=None) -> int:
     if a.close:      # seeds 9,970,000..
         res["close_to_the_lens_640x480"] = singles(which, a.close, deck_name, first=SEEDS["bench"] + 970_000,
                                                    heights=CLOSE_HEIGHTS, misses=misses, scenes=scenes)
+    if a.hands:      # seeds 9,980,000..
+        res["hands_640x480"] = hands(which, a.hands, deck_name, first=SEEDS["bench"] + 980_000, scenes=scenes)
     if a.per_face:      # seeds 9,960,000..
         res["per_face"] = per_face(which, a.per_face, first=SEEDS["bench"] + 960_000, scenes=scenes)
     if a.unseen_fonts:      # seeds 9,890,000.. and 9,895,000..

@@ -1,8 +1,8 @@
 """The recogniser's benchmarks on generated scenes, each a function of a recogniser per deck (`rec(deck)`),
 a number of scenes and the first seed, giving its figures: `piles` (the top card of discard piles),
 `singles` (photos of one card), `multi` (fans, spread hands and piles, scored as the shared scorer
-scores photos), `negatives` (tables with no card) and `per_face` (every face of every deck in every
-print design). `bench_recognizer.py` runs them from the command line, `bench_piles.py` runs `piles`
+scores photos), `negatives` (tables with no card), `per_face` (every face of every deck in every
+print design) and `hands` (hands over the cards, for a finder taught them). `bench_recognizer.py` runs them from the command line, `bench_piles.py` runs `piles`
 over many sets. Each draws its scenes with ``scenes`` (`make_scene`, or `drawn(...)`: every scene
 printed or photographed otherwise)."""
 from __future__ import annotations
@@ -270,3 +270,38 @@ def per_face(rec, n: int, *, first: int, scenes=make_scene) -> dict:
     worst.sort()
     return {"faces_right": table, "least": round(worst[0][0], 3) if worst else None,
             "worst": [w for _, w in worst[:8]]}
+
+
+HAND_KINDS = ("pile", "pile", "single", "negative")
+
+
+def hands(rec, n: int, deck_name: str | None, *, first: int, size=(640, 480), tilt: float = 30.0,
+          scenes=make_scene) -> dict:
+    """Piles, lone cards and empty tables (the camera leaning up to `tilt` degrees), half of them
+    with a hand or two reaching over the cards: the hands the find stage finds (a finder taught
+    them: `finder-data --hand-class`). ``over_top_found``: of the scenes where a drawn hand lies over
+    the top card, the share where a found one does; ``no_hand_found``: of those with no hand, the
+    share where one is found; ``hands_found``: drawn hands that a found one overlaps by an IoU of
+    0.3 or more; ``false_hands``: found hands overlapping none drawn, a scene."""
+    from companion.vision.outline import quad_iou, quad_overlap
+    over = no_hand = drawn_n = found_n = false_n = 0
+    seen = collections.Counter()
+    for i in shown("hands", n):
+        sc = scenes(first + i, size=size, deck_name=deck_name, kind=HAND_KINDS[i % len(HAND_KINDS)], tilt=tilt,
+                    hands=0.5)
+        found = rec(sc.deck).outline(sc.image).hands
+        top = sc.outlines[-1].quad if sc.top is not None and sc.outlines else None
+        if top is not None and any(quad_overlap(q, top) > 0 for q in sc.hands):
+            over += 1
+            seen["over"] += any(quad_overlap(f, top) > 0 for f in found)
+        elif not sc.hands:
+            no_hand += 1
+            seen["none"] += bool(found)
+        drawn_n += len(sc.hands)
+        found_n += sum(any(quad_iou(q, f) >= 0.3 for f in found) for q in sc.hands)
+        false_n += sum(not any(quad_iou(q, f) >= 0.3 for q in sc.hands) for f in found)
+    return {"scenes": n, "hand_over_top": over, "no_hand": no_hand,
+            "over_top_found": round(seen["over"] / max(over, 1), 4),
+            "no_hand_found": round(seen["none"] / max(no_hand, 1), 4),
+            "hands_drawn": drawn_n, "hands_found": round(found_n / max(drawn_n, 1), 4),
+            "false_hands": round(false_n / max(n, 1), 4)}

@@ -5,6 +5,10 @@ Roboflow training photos.
     python models/recipe finder-data OUT --count 2500 --val 200 --first-seed 640000 \
         --roboflow ../shared/datasets/roboflow-uno [--roboflow-share 0.6]
 
+With `--hand-class`, every hand in view is labelled too, as a third class (`HAND`: the turned box
+round its part in view; train from weights of three classes, `grow-classes`). The Roboflow photos
+show none.
+
 One network then does the work of the corner-index detector and the outline finder: a fan's
 covered cards are found by the indices they leave in view (not by a guess at their hidden
 outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_CLASSES`.
@@ -37,13 +41,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.camera_look import lamp  # noqa: E402
-from companion.vision.classes import FINDER_CLASSES  # noqa: E402
+from companion.vision.classes import FINDER_CLASSES, HAND as HAND_CLASS  # noqa: E402
 from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
                                       squashed)
 from companion.vision.stages import Found, warp  # noqa: E402
 from companion.vision.synth import ALL_KINDS, make_scene  # noqa: E402
 
 CARD, INDEX = FINDER_CLASSES.index("card"), FINDER_CLASSES.index("index")
+HAND = len(FINDER_CLASSES)          # `--hand-class`: the class after the finder's own
 # the Roboflow class ids (see the dataset's data.yaml) as this project's symbols
 ROBOFLOW_SYMBOLS = ["0", "1", "wild_draw_four", "draw_two", "reverse", "skip", "wild",
                     "2", "3", "4", "5", "6", "7", "8", "9"]
@@ -70,11 +75,13 @@ def label_lines(rows: list[tuple[int, np.ndarray]], w: int, h: int) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def scene_rows(sc) -> list[tuple[int, np.ndarray]]:
+def scene_rows(sc, hands: bool = False) -> list[tuple[int, np.ndarray]]:
     h, w = sc.image.shape[:2]
     rows = [(CARD, q) for _, cls, q in labelled_outlines(sc.outlines, w, h) if cls == "card"]
     rows += [(INDEX, box_quad(lab.box)) for lab in sc.labels
              if lab.cls == "index" and lab.box[2] - lab.box[0] >= 3 and lab.box[3] - lab.box[1] >= 3]
+    if hands:
+        rows += [(HAND, q) for q in sc.hands]
     return rows
 
 
@@ -103,13 +110,13 @@ def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, pri
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints, loose = args
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints, loose, hand_class = args
     sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints, loose)
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(image, seed, squash if split == "train" else 0.0),
                 [cv2.IMWRITE_JPEG_QUALITY, 92])
-    (out / "labels" / split / f"{name}.txt").write_text(label_lines(scene_rows(sc), w, h))
+    (out / "labels" / split / f"{name}.txt").write_text(label_lines(scene_rows(sc, hand_class), w, h))
     return 1
 
 
@@ -199,6 +206,8 @@ def main(argv=None) -> int:
     ap.add_argument("--loose", type=float, default=0.0,
                     help="the share of piles whose cards lie further apart (cards beneath the top one that show "
                          "most of themselves, labelled covered)")
+    ap.add_argument("--hand-class", action="store_true",
+                    help=f"label every hand in view as a third class, {HAND_CLASS!r} (train from grow-classes' weights)")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
     ap.add_argument("--roboflow-share", type=float, default=0.6)
     ap.add_argument("--procs", type=int, default=2)
@@ -210,7 +219,7 @@ def main(argv=None) -> int:
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst, a.steep,
-             a.prints, a.loose)
+             a.prints, a.loose, a.hand_class)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):
@@ -221,7 +230,8 @@ def main(argv=None) -> int:
         n = add_roboflow(Path(a.roboflow).resolve(), out, a.roboflow_share, lit=a.lamp)
         train.append(str(out / "images" / "rf"))
         print(f"  {n} Roboflow photos", flush=True)
-    names = "\n".join(f"  {i}: {c}" for i, c in enumerate(FINDER_CLASSES))
+    classes = FINDER_CLASSES + ((HAND_CLASS,) if a.hand_class else ())
+    names = "\n".join(f"  {i}: {c}" for i, c in enumerate(classes))
     listed = "\n".join(f"  - {t}" for t in train)
     (out / "data.yaml").write_text(f"path: {out}\ntrain:\n{listed}\nval: {out / 'images' / 'val'}\nnames:\n{names}\n")
     print(out / "data.yaml")

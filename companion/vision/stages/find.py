@@ -1,5 +1,6 @@
 """Find: with one network, every card face no other card covers (an oriented box) and every corner
-index in view, of any card (a covered card is found by the index it leaves in view)."""
+index in view, of any card (a covered card is found by the index it leaves in view); where the
+finder was taught hands too, every hand in view, apart."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..classes import FINDER_CLASSES
-from ..outline import OutlineFinder, upright
+from ..classes import FINDER_CLASSES, HAND
+from ..outline import OutlineFinder, class_names, upright
+from ..runtime import ModelError
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Index:
 class Found:
     faces: list
     indices: list
+    hands: tuple = ()        # the turned box (4x2 corners) round each hand found (a finder taught `HAND`)
 
 
 class Finder:
@@ -50,13 +53,21 @@ class Finder:
     def __init__(self, path: Path, imgsz: int = 320, *, threads: int = 1, conf: float = 0.3,
                  iou: float = 0.5):
         self.net = OutlineFinder(path, imgsz, threads=threads, conf=conf, iou=iou, classes=FINDER_CLASSES)
+        # the classes the file names (its export writes them): `FINDER_CLASSES`, and `HAND` where it
+        # was taught hands
+        names = class_names(self.net.net) or FINDER_CLASSES
+        if names not in (FINDER_CLASSES, FINDER_CLASSES + (HAND,)):
+            raise ModelError(f"{path} finds {list(names)}, not the finder's {list(FINDER_CLASSES)} (and {HAND!r})")
+        self.net.classes = names
 
     def __call__(self, image: np.ndarray) -> Found:
-        faces, indices = [], []
+        faces, indices, hands = [], [], []
         for o in self.net.find(image):          # surest first
             if o.cls == "index":
                 (x1, y1), (x2, y2) = o.quad.min(0), o.quad.max(0)
                 indices.append(Index((float(x1), float(y1), float(x2), float(y2)), o.score))
+            elif o.cls == HAND:
+                hands.append(o.quad)
             else:
                 faces.append(Face(upright(o.quad), o.score))
-        return Found(faces, indices)
+        return Found(faces, indices, tuple(hands))

@@ -106,4 +106,4 @@ class Fitter:
     def __call__(self, image: np.ndarray, found: Found) -> Found:
         fitted = self.corners(image, [f.quad for f in found.faces])
         faces = [replace(f, quad=upright(turned_box(q))) for f, q in zip(found.faces, fitted)]
-        return Found(faces, found.indices)
+        return Found(faces, found.indices, found.hands)
