@@ -22,7 +22,8 @@ import numpy as np
 from companion.cards import Card
 from companion.vision.render import Face, Style, render_card
 from companion.vision.camera_look import camera_effects
-from companion.vision.synth import Canvas, add_hand, card_quad
+from companion.vision.hands import add_hand
+from companion.vision.synth import Canvas, card_quad
 from companion.vision.tables import table_surface
 
 W, H = 640, 480

@@ -24,7 +24,8 @@ from ..cards import Card, deck
 from .camera_look import camera_effects
 from .tilt import tilt_homography, tilt_view
 from .render import CARD_H, CARD_W, Face, Style, fade, render_back, render_card, render_playing_card
-from .tables import noise, printed_cloth, table_surface
+from .hands import add_hand, hand_in_frame
+from .tables import printed_cloth, table_surface
 
 KINDS = ("pile", "pile", "pile", "single", "fan", "fan", "spread", "negative")
 # kinds drawn only when asked for: "lookalike", a negative with printed look-alikes of UNO cards;
@@ -36,7 +37,6 @@ ALL_KINDS = KINDS + ("lookalike", "stack")
 # in a loose pile (`make_scene(loose=...)`) a spread drawn from LOOSE
 PILE_SPREAD = 0.18
 LOOSE = (0.25, 0.45)
-SKIN = ((60, 95, 160), (90, 130, 200), (110, 160, 225), (45, 70, 120), (130, 175, 235), (70, 105, 175))
 
 
 @dataclass
@@ -161,63 +161,6 @@ class Canvas:
         area = max(cv2.contourArea(quad), 1.0)
         later = (full > 0) & (self.owner > p.layer)
         return float(later.sum()) / area, float(inside) / area
-
-
-def _hand_mask(rng, h, w, target) -> np.ndarray:
-    """A hand with fingers reaching from an image edge toward `target`."""
-    m = np.zeros((h, w), np.uint8)
-    side = rng.integers(4)
-    edge = [(rng.uniform(0, w), -20), (w + 20, rng.uniform(0, h)), (rng.uniform(0, w), h + 20), (-20, rng.uniform(0, h))][side]
-    tx, ty = target
-    reach = rng.uniform(0.3, 0.95)
-    px, py = edge[0] + (tx - edge[0]) * reach, edge[1] + (ty - edge[1]) * reach
-    ang = np.arctan2(ty - edge[1], tx - edge[0])
-    size = rng.uniform(0.12, 0.3) * min(h, w)
-    cv2.line(m, (int(edge[0]), int(edge[1])), (int(px), int(py)), 255, int(size * 0.9))
-    cv2.ellipse(m, (int(px), int(py)), (int(size * 0.6), int(size * 0.5)), np.rad2deg(ang), 0, 360, 255, -1, cv2.LINE_AA)
-    nf = rng.integers(2, 6)
-    for k in range(nf):
-        fa = ang + (k - (nf - 1) / 2) * rng.uniform(0.2, 0.35)
-        ln = size * rng.uniform(0.7, 1.3)
-        fx, fy = px + np.cos(fa) * ln, py + np.sin(fa) * ln
-        cv2.line(m, (int(px), int(py)), (int(fx), int(fy)), 255, max(3, int(size * 0.2)), cv2.LINE_AA)
-    return cv2.GaussianBlur(m, (0, 0), 1.2)
-
-
-# a hand whose box is less than this many pixels across in view is no hand to label (a fingertip at the edge)
-HAND_LEAST = 6
-
-
-def hand_box(mask: np.ndarray) -> np.ndarray | None:
-    """The turned box (4x2 corners) round a hand mask's pixels, None where too little shows."""
-    points = cv2.findNonZero(np.uint8(mask > 127))
-    if points is None:
-        return None
-    rect = cv2.minAreaRect(points)
-    return np.float32(cv2.boxPoints(rect)) if min(rect[1]) >= HAND_LEAST else None
-
-
-def _in_frame(quad: np.ndarray, w: int, h: int) -> np.ndarray | None:
-    """The turned box round the part of a convex `quad` inside a w x h frame, None where too little is."""
-    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    area, part = cv2.intersectConvexConvex(cv2.convexHull(np.float32(quad)).reshape(-1, 2), frame)
-    if part is None or area <= 0:
-        return None
-    rect = cv2.minAreaRect(part.reshape(-1, 2))
-    return np.float32(cv2.boxPoints(rect)) if min(rect[1]) >= HAND_LEAST else None
-
-
-def add_hand(canvas: Canvas, rng, target):
-    """A hand reaching from the frame's edge toward `target` over what the canvas holds; its box
-    joins `canvas.hands`."""
-    h, w = canvas.owner.shape
-    mask = _hand_mask(rng, h, w, target)
-    box = hand_box(mask)
-    if box is not None:
-        canvas.hands.append(box)
-    tone = np.float32(SKIN[rng.integers(len(SKIN))]) * rng.uniform(0.8, 1.15)
-    shade = (0.8 + 0.3 * noise(rng, h, w, 20))[..., None]
-    canvas.occlude(mask, np.clip(tone * shade, 0, 255))
 
 
 def _add_clutter(canvas: Canvas, rng, style):
@@ -491,7 +434,7 @@ def make_scene(seed: int, *, size=(416, 416), deck_name: str | None = None, kind
         img, moved = tilt_view(img, labels + [Label("lookalike", b, None) for b in lookalikes], z)
         for o in outlines:
             o.quad = cv2.perspectiveTransform(o.quad[:, None], z).reshape(-1, 2).astype(np.float32)
-        hands = [b for b in (_in_frame(cv2.perspectiveTransform(q[:, None], z).reshape(-1, 2), w, h) for q in hands)
+        hands = [b for b in (hand_in_frame(cv2.perspectiveTransform(q[:, None], z).reshape(-1, 2), w, h) for q in hands)
                  if b is not None]
         labels = [lab for lab in moved if lab.cls != "lookalike"]
         lookalikes = [lab.box for lab in moved if lab.cls == "lookalike"]

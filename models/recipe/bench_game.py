@@ -43,7 +43,8 @@ from companion.vision.camera_look import camera_effects  # noqa: E402
 from companion.vision.dataset import SEEDS  # noqa: E402
 from companion.vision.recognizer import Recognizer, parse_settings  # noqa: E402
 from companion.vision.render import Style  # noqa: E402
-from companion.vision.synth import PILE_SPREAD, Canvas, _add_clutter, add_hand, card_quad, render_card  # noqa: E402
+from companion.vision.hands import add_hand  # noqa: E402
+from companion.vision.synth import PILE_SPREAD, Canvas, _add_clutter, card_quad, render_card  # noqa: E402
 from companion.vision.tables import table_surface  # noqa: E402
 from companion.vision.tilt import tilt_homography  # noqa: E402
 

@@ -2,9 +2,10 @@
 a number of scenes and the first seed, giving its figures: `piles` (the top card of discard piles),
 `singles` (photos of one card), `multi` (fans, spread hands and piles, scored as the shared scorer
 scores photos), `negatives` (tables with no card), `per_face` (every face of every deck in every
-print design) and `hands` (hands over the cards, for a finder taught them). `bench_recognizer.py` runs them from the command line, `bench_piles.py` runs `piles`
-over many sets. Each draws its scenes with ``scenes`` (`make_scene`, or `drawn(...)`: every scene
-printed or photographed otherwise)."""
+print design) and `hands` (hands over the cards, for a finder taught them). `bench_recognizer.py`
+runs them from the command line, `bench_piles.py` runs `piles` over many sets. Each draws its
+scenes with ``scenes`` (`make_scene`, or `drawn(...)`: every scene printed or photographed
+otherwise)."""
 from __future__ import annotations
 
 import collections
