@@ -8,6 +8,17 @@ from companion.vision.detection import Detection, Recognition
 from companion.vision.synth import make_scene
 
 
+def remembering():
+    """A scene maker for a benchmark (`make_scene`) that keeps the last scene it made in
+    ``shown["scene"]``, so that a stand-in recogniser can report what it holds: (shown, maker)."""
+    shown = {}
+
+    def scene(seed, **kw):
+        shown["scene"] = sc = make_scene(seed, **kw)
+        return sc
+    return shown, scene
+
+
 def test_every_bench_condition_gives_a_photo_and_the_dark_one_is_dark(models_script):
     bc = models_script("bench_conditions")
     img = np.random.default_rng(1).integers(0, 256, (90, 120, 3)).astype(np.uint8)
@@ -68,11 +79,7 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses(models_
     assert res["accuracy_whole"] == res["accuracy_most"] == res["accuracy_cut"] == res["asked_right"] == 0
     assert all(m.split(" -> ")[1].startswith("None") for m in res["wrong_in_view"])
     # a recogniser unsure of every card, its candidate right: no card read, every one asked right
-    shown = {}
-
-    def scene(seed, **kw):
-        shown["scene"] = sc = make_scene(seed, **kw)
-        return sc
+    shown, scene = remembering()
 
     class Doubting:
         def recognize(self, image):
@@ -85,11 +92,7 @@ def test_the_single_card_benchmark_counts_each_view_and_names_the_misses(models_
 def test_the_hands_benchmark_counts_the_hands_found(models_script):
     from companion.vision.stages import Found
     br = models_script("bench_recognizer")
-    shown = {}
-
-    def scene(seed, **kw):
-        shown["scene"] = sc = make_scene(seed, **kw)
-        return sc
+    shown, scene = remembering()
 
     class Seeing:       # finds every hand drawn, where it lies
         def outline(self, image):
@@ -146,10 +149,10 @@ def test_the_sunburst_option_prints_every_benchmarks_decks_in_the_sunburst_desig
     assert br.main(["--piles", "2", "--negatives", "0", "--latency", "0", *args]) == 0
     assert asked == [share]
 
+
 def test_the_stretch_benchmark_stretches_only_the_photo(models_script):
     # a 4:3 photo exported square (--stretch 4/3) and a portrait one (0.75): the same scene, only
     # its picture's height changed
-    br = models_script("bench_recognizer")
     plain = make_scene(9_870_001, size=(320, 240), kind="single")
     for f, height in ((4 / 3, 320), (0.75, 180)):
         sc = models_script("bench_scenes").stretching(make_scene, f)(9_870_001, size=(320, 240), kind="single")
@@ -160,11 +163,7 @@ def test_the_stretch_benchmark_stretches_only_the_photo(models_script):
 
 def test_the_fan_benchmark_scores_the_cards_in_view(models_script):
     br = models_script("bench_recognizer")
-    shown = {}
-
-    def scene(seed, **kw):
-        shown["scene"] = sc = make_scene(seed, **kw)
-        return sc
+    shown, scene = remembering()
 
     class Oracle:       # reports every card in view, and one more card of the photo (a hidden one)
         def recognize(self, image):

@@ -11,6 +11,8 @@ FINDER_CLASSES = ("card", "index")
 # a third class a finder may be taught (`finder-data --hand-class`, `grow-classes`): a hand or arm in
 # view; the find stage reports it apart (`Found.hands`), never as a face
 HAND = "hand"
+# the class lists a finder file may name: its own, or its own and `HAND`
+FINDER_NAMINGS = (FINDER_CLASSES, FINDER_CLASSES + (HAND,))
 SYMBOLS = NUMBERS + ("skip", "reverse", "draw_two", "wild", "wild_draw_four", "wild_swap_hands",
                      "wild_shuffle_hands", "wild_customizable", "wild_seinfeld", "none")
 # the colours the symbol classifier names a corner index in (every deck's palette together; a

@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 from train_detector import offline_ultralytics  # noqa: E402
 
 sys.path.insert(0, str(HERE.parents[1]))
-from companion.vision.classes import FINDER_CLASSES, HAND  # noqa: E402
+from companion.vision.classes import FINDER_CLASSES, FINDER_NAMINGS, HAND  # noqa: E402
 
 
 TASKS = {"detect": "a detector", "obb": "an oriented-box model (the outline finder or the finder)"}
@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     if a.finder:
         model = export_onnx(YOLO, a.finder, a.imgsz, out, "finder", "obb", dynamic=True)
         names = tuple(model.names.values())
-        if names not in (FINDER_CLASSES, FINDER_CLASSES + (HAND,)):         # (taught hands too: `HAND`)
+        if names not in FINDER_NAMINGS:
             sys.exit(f"{a.finder} finds {list(names)}, not the finder's {list(FINDER_CLASSES)} (and {HAND!r})")
         meta.update({"finder": "finder.onnx", "finder_imgsz": a.imgsz})
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")

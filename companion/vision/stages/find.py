@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..classes import FINDER_CLASSES, HAND
+from ..classes import FINDER_CLASSES, FINDER_NAMINGS, HAND
 from ..outline import OutlineFinder, class_names, upright
 from ..runtime import ModelError
 
@@ -56,7 +56,7 @@ class Finder:
         # the classes the file names (its export writes them): `FINDER_CLASSES`, and `HAND` where it
         # was taught hands
         names = class_names(self.net.net) or FINDER_CLASSES
-        if names not in (FINDER_CLASSES, FINDER_CLASSES + (HAND,)):
+        if names not in FINDER_NAMINGS:
             raise ModelError(f"{path} finds {list(names)}, not the finder's {list(FINDER_CLASSES)} (and {HAND!r})")
         self.net.classes = names
 
