@@ -43,6 +43,25 @@ def test_a_scene_labels_every_hand_in_view_as_a_third_class_where_asked(models_s
                 if c == fd.HAND]
 
 
+def test_a_scene_labels_centre_symbols_in_view_as_indices_where_asked(models_script):
+    fd = models_script("finder_data")
+    sc = make_scene(640_003, size=(416, 416), kind="pile")
+    plain, labelled = fd.scene_rows(sc), fd.scene_rows(sc, centres=True)
+    centres = [lab for lab in sc.labels if lab.cls == "centre"]
+    assert centres and len(labelled) == len(plain) + len(centres)
+    assert {c for c, _ in labelled} == {fd.CARD, fd.INDEX}
+    extra = labelled[len(plain):]
+    assert all(np.allclose(q[0], lab.box[:2]) and np.allclose(q[2], lab.box[2:]) for (_, q), lab in zip(extra, centres))
+
+
+def test_a_face_centre_symbol_lies_in_its_middle_whichever_way_it_lies(models_script):
+    fd = models_script("finder_data")
+    x1, y1, x2, y2 = fd.centre_box(np.float32([[100, 100], [200, 100], [200, 250], [100, 250]]))
+    assert (x1, y1, x2, y2) == pytest.approx((119, 140.5, 181, 209.5), abs=0.01)
+    turned = fd.centre_box(np.float32([[250, 100], [250, 200], [100, 200], [100, 100]]))    # lying on its side
+    assert turned == pytest.approx((140.5, 119, 209.5, 181), abs=0.01)
+
+
 class _Recognizer:
     """The recogniser's stand-in: its finder finds the faces and indices given, its reader reads
     each index as given (by its box) and is asked to read no face."""
@@ -87,6 +106,22 @@ def test_a_roboflow_photo_gains_only_the_faces_and_indices_its_labels_vouch_for(
     assert len(extra) == 1 and np.allclose(extra[0][0], [170, 215])
 
 
+@pytest.mark.parametrize("read, kept", [("7", True), ("3", False)])
+def test_a_roboflow_face_centre_symbol_is_labelled_where_it_reads_as_the_face_labels_say(models_script, read, kept):
+    fd = models_script("finder_data")
+    labels = [("7", (100, 100, 120, 125)), ("2", (10, 100, 30, 125))]
+    front = face([[95, 95], [195, 95], [195, 245], [95, 245]])
+    cut = face([[-40, 95], [60, 95], [60, 245], [-40, 245]])            # the photo's edge cuts it: no centre
+    middle = index(fd.centre_box(front.quad), read)
+    rec = _Recognizer([front, cut], [middle])
+    rec.found = Found([front, cut], [])                                  # found by no index: the face's middle
+    rows = fd.roboflow_rows(np.zeros((400, 400, 3), np.uint8), labels, rec, centres=True)
+    extra = [q for c, q in rows if c == fd.INDEX][len(labels):]
+    assert len(extra) == kept
+    assert len(rows) == 4 + kept and [c for c, _ in rows[2:4]] == [fd.CARD, fd.CARD]
+    assert len(fd.roboflow_rows(np.zeros((400, 400, 3), np.uint8), labels, rec)) == 4     # unless asked
+
+
 def test_a_box_overlaps_by_its_shared_area_over_both(models_script):
     fd = models_script("finder_data")
     assert fd.iou((0, 0, 10, 10), (0, 0, 10, 10)) == 1.0
@@ -99,7 +134,7 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
     dataset_folders(tmp_path)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False))
+        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False))
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -129,7 +164,7 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
     for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
         dataset_folders(folder)
         for seed in range(640_000, 640_004):
-            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0, 0.0, False))
+            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0, 0.0, False, False))
     cuts = []
     for seed in range(640_000, 640_004):
         name = f"s{seed:08d}"
@@ -144,7 +179,7 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
 
 # `_write_scene`'s options after seed, folder and split: the camera's lean, kinds, then each share
 OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints", "loose",
-           "hand_class")
+           "hand_class", "centres")
 
 
 def written(fd, folder, seeds, **options) -> list[str]:
@@ -190,7 +225,7 @@ def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(model
         folder = tmp_path / str(steep)
         dataset_folders(folder)
         for seed in seeds:
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0, 0.0, False))
+            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0, 0.0, False, False))
         written[steep] = [(folder / "images" / "val" / f"s{seed:08d}.jpg").read_bytes() for seed in seeds]
     assert all(a != b for a, b in zip(written[0.0], written[1.0]))         # every one leans at 1.0
     half = [b == written[1.0][k] for k, b in enumerate(written[0.5])]

@@ -453,6 +453,26 @@ def test_crops_can_add_centre_symbols_cut_by_the_frame(tmp_path):
     assert not (tmp_path / "bad").exists()
 
 
+def test_crops_of_cards_held_close_are_centre_symbols_the_frame_cuts(tmp_path):
+    import json
+    from companion.vision.dataset import _scene_size, write_crops
+    close = dict(kinds=("single",), heights=(0.9, 2.2), cut_labels=True)
+    rows = json.loads(write_crops(tmp_path / "c", count=8, first_seed=40, procs=1, **close).read_text())
+    centres = [r for r in rows if r["cls"] == "centre"]
+    assert len(centres) >= 4 and min(r["visible"] for r in centres) < 0.9      # the frame cuts some
+    for r in centres:       # each: the middle of the one card held close
+        sc = make_scene(r["seed"], size=_scene_size(r["seed"]), kind="single", heights=(0.9, 2.2), cut_labels=True)
+        card = sc.outlines[-1].card
+        assert (r["symbol"], r["color"]) == (card.symbol, card.color)
+    sun = json.loads(write_crops(tmp_path / "s", count=8, first_seed=40, procs=1, sunburst=1.0, **close).read_text())
+    plain = {r["seed"]: r for r in centres}
+    printed = {r["seed"]: r for r in sun if r["cls"] == "centre" and r["seed"] in plain}
+    assert len(printed) >= 4 and all(r["symbol"] == plain[k]["symbol"] for k, r in printed.items())   # the same cards
+    changed = [np.abs(cv2.imread(str(tmp_path / "c" / plain[k]["file"])).astype(int)
+                      - cv2.imread(str(tmp_path / "s" / r["file"]))).mean() for k, r in printed.items()]
+    assert max(changed) > 20                                                    # printed otherwise
+
+
 def test_a_soft_scene_is_the_same_cards_made_small_and_scaled_up():
     from companion.vision.dataset import soft_scene
     for seed in range(800, 806):

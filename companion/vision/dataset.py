@@ -287,10 +287,12 @@ def _check_kinds(kinds) -> tuple:
 
 
 def _write_crops(args):
-    seed, out, size, favour, kinds, fonts, shapes, themed, tilt, hands, cut_labels, frame_cuts, min_index = args
+    (seed, out, size, favour, kinds, fonts, shapes, themed, tilt, hands, cut_labels, frame_cuts, min_index, heights,
+     sunburst) = args
     kind = kinds[seed % len(kinds)] if kinds else None
     sc = make_scene(seed, size=_scene_size(seed), favour=favour, kind=kind, fonts=fonts, shapes=shapes,
-                    themed=themed, tilt=tilt, hands=hands, cut_labels=cut_labels, min_index=min_index)
+                    themed=themed, tilt=tilt, hands=hands, cut_labels=cut_labels, min_index=min_index,
+                    heights=heights, sunburst=sunburst)
     rng = np.random.default_rng(seed + 17)
     rows = []
     # printed ranks and numbers that are no UNO card (playing cards, a score sheet) and parts of
@@ -332,7 +334,8 @@ def _write_crops(args):
 def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: int = 2, favour: tuple = (),
                 kinds: tuple = (), fonts: tuple = (), shapes: tuple = (), themed: float = 0.0,
                 tilt: float = 0.0, hands: float | None = None, cut_labels: bool = False,
-                frame_cuts: float = 0.0, min_index: float = MIN_INDEX) -> Path:
+                frame_cuts: float = 0.0, min_index: float = MIN_INDEX, heights: tuple = (0.18, 0.75),
+                sunburst: float = 0.0) -> Path:
     """Classifier crops of `count` scenes (``kinds``: only scenes of these kinds, in turn): every
     index and centre symbol, two background patches, and printed look-alikes, as "none".
     ``fonts``: TrueType font files half the decks print their numbers with; ``shapes``: the ways
@@ -342,12 +345,14 @@ def write_crops(out: Path, count: int, first_seed: int, size: int = 48, procs: i
     half cut by the frame's edge is a crop of its symbol, as a person would read it;
     ``frame_cuts``: the share of wholly seen centre symbols also written as the frame's edge would
     cut them (`frame_cut`), kind "cut"; ``min_index``: the least share of a corner index in view for
-    its crop to be written (`make_scene`; each crop's row holds its share, ``visible``)."""
+    its crop to be written (`make_scene`; each crop's row holds its share, ``visible``);
+    ``heights`` and ``sunburst`` as for `make_scene` (a card held close to the lens: its centre
+    symbol cut by the frame, as the finder finds it, `finder-data --centres`)."""
     kinds = _check_kinds(kinds)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(first_seed + i, out, size, favour, kinds, tuple(fonts), tuple(shapes), themed, tilt, hands, cut_labels,
-             frame_cuts, min_index) for i in range(count)]
+             frame_cuts, min_index, tuple(heights), sunburst) for i in range(count)]
     return _write_rows(_write_crops, jobs, procs, out / "crops.json")
 
 
@@ -364,7 +369,7 @@ def main(argv=None):
                     help="also crop every face outline this outline network finds, or this model folder's find "
                          "and fit stages (cards; e.g. models/outlines.onnx, models)")
     ap.add_argument("--heights", type=float, nargs=2, default=(0.18, 0.75), metavar=("MIN", "MAX"),
-                    help="card height range, as a share of the frame's shorter side (detector, outlines, cards; over 1: held close to the lens)")
+                    help="card height range, as a share of the frame's shorter side (detector, outlines, crops, cards; over 1: held close to the lens)")
     ap.add_argument("--tilt", type=float, default=0.0, metavar="DEG",
                     help="the camera leans up to DEG degrees from overhead")
     ap.add_argument("--hands", type=float, default=None, metavar="SHARE",
@@ -396,7 +401,7 @@ def main(argv=None):
                          "the picture's parts are \"none\" crops)")
     ap.add_argument("--sunburst", type=float, default=0.0, metavar="SHARE",
                     help="this share of the decks are printed in the sunburst design: a big number on a white "
-                         "half-disc of rays (cards)")
+                         "half-disc of rays (crops, cards)")
     ap.add_argument("--min-index", type=float, default=MIN_INDEX, metavar="SHARE",
                     help="label a corner index when this share of it is in view (crops; lower: corners half "
                          "under a finger)")
@@ -436,7 +441,8 @@ def main(argv=None):
         print(write_crops(Path(a.out), a.count, seed, procs=a.procs, favour=RARE if a.rare else (),
                           kinds=tuple(a.kinds), fonts=fonts, shapes=tuple(a.shapes),
                           themed=a.themed, tilt=a.tilt, hands=a.hands, cut_labels=a.cut_labels,
-                          frame_cuts=a.frame_cuts, min_index=a.min_index))
+                          frame_cuts=a.frame_cuts, min_index=a.min_index, heights=tuple(a.heights),
+                          sunburst=a.sunburst))
 
 
 if __name__ == "__main__":

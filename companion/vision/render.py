@@ -134,7 +134,7 @@ class Face:
     alpha: np.ndarray
     indices: list = field(default_factory=list)   # [(x1, y1, x2, y2)] corner indices
     centre: tuple | None = None                    # (x1, y1, x2, y2) centre symbol
-    decoys: list = field(default_factory=list)     # [(x1, y1, x2, y2)] parts of a themed picture: no symbol
+    decoys: list = field(default_factory=list)     # [(x1, y1, x2, y2)] parts of a themed picture, a back's oval: no symbol
 
 
 def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour, *, shadow: bool, angle: float = 0.0):
@@ -396,7 +396,9 @@ def render_back(style: Style) -> Face:
     m = text_mask("UNO", int(w * 0.7), Style(font=cv2.FONT_HERSHEY_DUPLEX, slant=0.25, weight=1.3))
     m = cv2.warpAffine(m, cv2.getRotationMatrix2D((m.shape[0] / 2, m.shape[0] / 2), 20, 1.0), m.shape[::-1])
     _stamp(img, m, int(w * 0.15), int(h / 2 - w * 0.35), style.inks["yellow"], shadow=True)
-    return Face(None, np.clip(img, 0, 255).astype(np.uint8), _rounded(w, h, int(style.radius * w)))
+    # its oval is no symbol (a wild's middle is an oval too): a "none" crop for the classifier
+    oval = (int(w * 0.12), int(h * 0.16), int(w * 0.88), int(h * 0.84))
+    return Face(None, np.clip(img, 0, 255).astype(np.uint8), _rounded(w, h, int(style.radius * w)), decoys=[oval])
 
 
 PLAYING_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

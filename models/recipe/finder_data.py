@@ -9,6 +9,12 @@ With `--hand-class`, every hand in view is labelled too, as a third class (`HAND
 round its part in view; train from weights of three classes, `grow-classes`). The Roboflow photos
 show none.
 
+With `--centres`, a card's big centre symbol in view is an `index` too (a symbol in view, read by
+the symbol classifier as a corner index is): a card held close to the lens shows little more than
+its centre symbol, cut by the frame and turned any way, which the face reader reads squashed into
+its upright crop. In the Roboflow photos (whose labels box corner indices only) the centre of a
+face kept below is labelled where the classifier reads it as one of that face's labelled symbols.
+
 One network then does the work of the corner-index detector and the outline finder: a fan's
 covered cards are found by the indices they leave in view (not by a guess at their hidden
 outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_CLASSES`.
@@ -44,7 +50,7 @@ from companion.vision.camera_look import lamp  # noqa: E402
 from companion.vision.classes import FINDER_CLASSES, HAND as HAND_CLASS  # noqa: E402
 from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
                                       squashed)
-from companion.vision.stages import Found, warp  # noqa: E402
+from companion.vision.stages import Found, Index, warp  # noqa: E402
 from companion.vision.synth import ALL_KINDS, make_scene  # noqa: E402
 
 CARD, INDEX = FINDER_CLASSES.index("card"), FINDER_CLASSES.index("index")
@@ -75,11 +81,12 @@ def label_lines(rows: list[tuple[int, np.ndarray]], w: int, h: int) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def scene_rows(sc, hands: bool = False) -> list[tuple[int, np.ndarray]]:
+def scene_rows(sc, hands: bool = False, centres: bool = False) -> list[tuple[int, np.ndarray]]:
     h, w = sc.image.shape[:2]
+    symbols = ("index", "centre") if centres else ("index",)
     rows = [(CARD, q) for _, cls, q in labelled_outlines(sc.outlines, w, h) if cls == "card"]
     rows += [(INDEX, box_quad(lab.box)) for lab in sc.labels
-             if lab.cls == "index" and lab.box[2] - lab.box[0] >= 3 and lab.box[3] - lab.box[1] >= 3]
+             if lab.cls in symbols and lab.box[2] - lab.box[0] >= 3 and lab.box[3] - lab.box[1] >= 3]
     if hands:
         rows += [(HAND, q) for q in sc.hands]
     return rows
@@ -110,34 +117,54 @@ def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, pri
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints, loose, hand_class = args
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints, loose, hand_class, centres = args
     sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints, loose)
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(image, seed, squash if split == "train" else 0.0),
                 [cv2.IMWRITE_JPEG_QUALITY, 92])
-    (out / "labels" / split / f"{name}.txt").write_text(label_lines(scene_rows(sc, hand_class), w, h))
+    (out / "labels" / split / f"{name}.txt").write_text(label_lines(scene_rows(sc, hand_class, centres), w, h))
     return 1
 
 
-def roboflow_rows(image: np.ndarray, labels: list, rec) -> list[tuple[int, np.ndarray]]:
+# a face's centre symbol (a classic print's number), in shares of the upright face's width and
+# height: where the generator draws it (`render.render_card`'s centre boxes, measured)
+CENTRE_BOX = (0.19, 0.27, 0.81, 0.73)
+
+
+def centre_box(quad: np.ndarray) -> tuple:
+    """The upright box round a face's centre symbol, the face's corners `quad` (upright order)."""
+    q = np.float32(quad)
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), q)
+    u1, v1, u2, v2 = CENTRE_BOX
+    pts = cv2.perspectiveTransform(np.float32([[[u1, v1], [u2, v1], [u2, v2], [u1, v2]]]), m)[0]
+    (x1, y1), (x2, y2) = pts.min(0), pts.max(0)
+    return float(x1), float(y1), float(x2), float(y2)
+
+
+def roboflow_rows(image: np.ndarray, labels: list, rec, centres: bool = False) -> list[tuple[int, np.ndarray]]:
     """A Roboflow photo's rows: its labelled indices ((symbol, box) each), and what `rec` (the
     recogniser: its `find` and `read` stages) finds that the labels vouch for. A shiny stud on
     the table found as a face must not become a training label: a face is kept where it holds a
     labelled index; an index that is no labelled one where it lies in such a face and is read as
-    a symbol that face's labelled indices name."""
+    a symbol that face's labelled indices name. With `centres`, the centre symbol of each face
+    kept that the photo shows whole, where it is read so too."""
     rows = [(INDEX, box_quad(b)) for _, b in labels]
-    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in labels]
+    middles = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in labels]
     found = rec.find(image)
     faces = []
     for f in found.faces:
         poly = f.quad.reshape(-1, 1, 2).astype(np.float32)
-        held = {labels[i][0] for i, c in enumerate(centres)
+        held = {labels[i][0] for i, c in enumerate(middles)
                 if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0}
         if f.score >= FOUND_SURE and held:
             faces.append((poly, held))
             rows.append((CARD, f.quad))
     extra = [i for i in found.indices if i.score >= FOUND_SURE and all(iou(i.box, b) <= 0.2 for _, b in labels)]
+    if centres:
+        h, w = image.shape[:2]
+        extra += [Index(centre_box(f.quad), f.score) for f in found.faces if f.score >= FOUND_SURE
+                  and f.quad.min() >= 0 and f.quad[:, 0].max() < w and f.quad[:, 1].max() < h]
     for r in rec.read(warp(image, Found([], extra))).indices:
         if r.p < READ_SURE:
             continue
@@ -147,9 +174,10 @@ def roboflow_rows(image: np.ndarray, labels: list, rec) -> list[tuple[int, np.nd
     return rows
 
 
-def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0, lit: float = 0.0) -> int:
+def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0, lit: float = 0.0, centres: bool = False) -> int:
     """Link `share` of the Roboflow training photos (drawn with a fixed seed) into `out`/images/rf
-    with their rows, `lit` of them written under a drawn lamp instead; returns how many."""
+    with their rows (`centres`: `roboflow_rows`'), `lit` of them written under a drawn lamp
+    instead; returns how many."""
     from companion.vision.recognizer import Recognizer
     rec = Recognizer("any")
     (out / "images" / "rf").mkdir(parents=True, exist_ok=True)
@@ -166,7 +194,7 @@ def add_roboflow(rf: Path, out: Path, share: float, seed: int = 0, lit: float = 
         h, w = image.shape[:2]
         labels = [(ROBOFLOW_SYMBOLS[c], b) for c, b in read_labels(lab, w, h)]
         dst = out / "images" / "rf" / src.name
-        rows = roboflow_rows(image, labels, rec)           # pseudo-labels read in the photo's own light
+        rows = roboflow_rows(image, labels, rec, centres)           # pseudo-labels read in the photo's own light
         if dst.is_symlink() or dst.exists():
             dst.unlink()
         if light.random() < lit:
@@ -208,6 +236,8 @@ def main(argv=None) -> int:
                          "most of themselves, labelled covered)")
     ap.add_argument("--hand-class", action="store_true",
                     help=f"label every hand in view as a third class, {HAND_CLASS!r} (train from grow-classes' weights)")
+    ap.add_argument("--centres", action="store_true",
+                    help="label each card's centre symbol in view as an index too (a symbol in view)")
     ap.add_argument("--roboflow", default=None, help="the Roboflow UNO folder: its training photos join the set")
     ap.add_argument("--roboflow-share", type=float, default=0.6)
     ap.add_argument("--procs", type=int, default=2)
@@ -219,7 +249,7 @@ def main(argv=None) -> int:
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst, a.steep,
-             a.prints, a.loose, a.hand_class)
+             a.prints, a.loose, a.hand_class, a.centres)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):
@@ -227,7 +257,7 @@ def main(argv=None) -> int:
             print(f"  {k}/{len(jobs)} scenes", flush=True)
     train = [str(out / "images" / "train")]
     if a.roboflow:
-        n = add_roboflow(Path(a.roboflow).resolve(), out, a.roboflow_share, lit=a.lamp)
+        n = add_roboflow(Path(a.roboflow).resolve(), out, a.roboflow_share, lit=a.lamp, centres=a.centres)
         train.append(str(out / "images" / "rf"))
         print(f"  {n} Roboflow photos", flush=True)
     classes = FINDER_CLASSES + ((HAND_CLASS,) if a.hand_class else ())
