@@ -73,6 +73,14 @@ def test_the_finder_gives_faces_upright_and_indices_upright_boxes():
     assert len(found.hands) == 1 and np.array_equal(found.hands[0], turned * 10)     # a hand is no face
 
 
+def test_an_index_the_frame_cuts_is_its_part_in_view():
+    finder = Finder.__new__(Finder)
+    big = np.float32([[-60, 200], [100, 40], [260, 200], [100, 360]])   # a centre symbol held close, turned
+    sliver = np.float32([[-9, 10], [1, 10], [1, 30], [-9, 30]])          # barely in view
+    finder.net = _Net([FoundOutline("index", big, 0.8), FoundOutline("index", sliver, 0.7)])
+    assert finder(np.zeros((300, 600, 3), np.uint8)).indices == [Index((0.0, 40.0, 260.0, 300.0), 0.8)]
+
+
 def test_a_finder_file_of_other_classes_is_refused_naming_it():
     from pathlib import Path
     from companion.vision.runtime import ModelError

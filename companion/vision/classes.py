@@ -6,7 +6,8 @@ DETECTOR_CLASSES = ("index", "centre", "card")
 # that other cards partly cover
 OUTLINE_CLASSES = ("card", "under")
 # the one-network finder's classes (oriented boxes): a face-up card no other card covers, and a
-# corner index in view, of any card (a covered card is found by the index it leaves in view)
+# symbol in view, of any card: a corner index (a covered card is found by the index it leaves in
+# view) or a card's centre symbol (a card held close shows little else; `finder-data --centres`)
 FINDER_CLASSES = ("card", "index")
 # a third class a finder may be taught (`finder-data --hand-class`, `grow-classes`): a hand or arm in
 # view; the find stage reports it apart (`Found.hands`), never as a face

@@ -5,7 +5,7 @@ on ONNX Runtime and OpenCV only (no torch on the Pi)::
     r = Recognizer(deck="classic")
     result = r.recognize(cv2.imread("pile.jpg"))
     result.top        # Detection(color='red', symbol='7', confidence=0.93, box=(...)) or None
-    result.cards      # every card seen: uncovered faces, and covered cards by their corner index
+    result.cards      # every card seen: uncovered faces, and covered cards by a symbol in view (a corner index)
 
 `Recognizer.recognize` is the whole flow: find, fit, warp, read, decide. Every knob is a field of
 `Settings`, a line each on what it trades.

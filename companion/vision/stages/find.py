@@ -1,6 +1,7 @@
-"""Find: with one network, every card face no other card covers (an oriented box) and every corner
-index in view, of any card (a covered card is found by the index it leaves in view); where the
-finder was taught hands too, every hand in view, apart."""
+"""Find: with one network, every card face no other card covers (an oriented box) and every symbol
+in view, of any card, as an `Index`: a corner index (a covered card is found by the index it leaves
+in view) or a centre symbol (a card held close to the lens shows little more, cut by the frame);
+where the finder was taught hands too, every hand in view, apart."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,7 +30,8 @@ class Face:
 
 @dataclass(frozen=True)
 class Index:
-    """A corner index in view: its upright box (x1, y1, x2, y2) round the finder's turned one."""
+    """A symbol in view (a corner index or a centre symbol): its upright box (x1, y1, x2, y2) round
+    the finder's turned one, within the frame."""
 
     box: tuple
     score: float
@@ -62,10 +64,12 @@ class Finder:
 
     def __call__(self, image: np.ndarray) -> Found:
         faces, indices, hands = [], [], []
+        h, w = image.shape[:2]
         for o in self.net.find(image):          # surest first
-            if o.cls == "index":
-                (x1, y1), (x2, y2) = o.quad.min(0), o.quad.max(0)
-                indices.append(Index((float(x1), float(y1), float(x2), float(y2)), o.score))
+            if o.cls == "index":        # the part in view, as its label was (a big centre symbol the frame cuts)
+                (x1, y1), (x2, y2) = np.clip(o.quad.min(0), 0, (w, h)), np.clip(o.quad.max(0), 0, (w, h))
+                if x2 - x1 >= 2 and y2 - y1 >= 2:
+                    indices.append(Index((float(x1), float(y1), float(x2), float(y2)), o.score))
             elif o.cls == HAND:
                 hands.append(o.quad)
             else:

@@ -1,4 +1,4 @@
-"""Read: each upright face named by the face reader, each corner index by the symbol classifier.
+"""Read: each upright face named by the face reader, each symbol found (a corner index, a centre) by the classifier.
 An index's colour: the classifier's own where it has a colour head (taught indices under hard
 shadows and every lamp), else the palette matcher's; a face's colour: the deck's palette on its
 middle's pixels, the room light's cast undone (`Crops.light`) and then white-balanced."""
