@@ -16,6 +16,18 @@ def dataset_folders(folder):
         (folder / "labels" / split).mkdir(parents=True)
 
 
+# `_write_scene`'s options after seed, folder and split: the camera's lean, kinds, then each share
+OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints", "loose",
+           "hand_class", "centres")
+
+
+def write_scene(fd, seed, folder, split="val", **options):
+    """`_write_scene` of `seed` into `folder`'s `split` with `options` (by `OPTIONS`' names; the
+    rest 0 or off, any kind)."""
+    values = {name: 0.0 for name in OPTIONS} | {"kinds": (), "hand_class": False, "centres": False} | options
+    fd._write_scene((seed, folder, split) + tuple(values[name] for name in OPTIONS))
+
+
 def test_a_scene_labels_its_uncovered_faces_and_every_index_in_view(models_script):
     fd = models_script("finder_data")
     sc = make_scene(640_003, size=(416, 416), kind="pile")
@@ -52,6 +64,17 @@ def test_a_scene_labels_centre_symbols_in_view_as_indices_where_asked(models_scr
     assert {c for c, _ in labelled} == {fd.CARD, fd.INDEX}
     extra = labelled[len(plain):]
     assert all(np.allclose(q[0], lab.box[:2]) and np.allclose(q[2], lab.box[2:]) for (_, q), lab in zip(extra, centres))
+
+
+def test_finder_data_writes_centre_symbols_as_index_rows_where_asked(models_script, tmp_path):
+    fd = models_script("finder_data")
+    seeds = range(640_000, 640_004)
+    rows = {asked: [[line.split()[0] for line in text.splitlines()]
+                    for text in written(fd, tmp_path / str(asked), seeds, kinds=("pile",), centres=asked)]
+            for asked in (False, True)}
+    for plain, labelled in zip(rows[False], rows[True]):
+        assert plain.count("0") == labelled.count("0") and labelled.count("1") >= plain.count("1")
+    assert sum(map(len, rows[True])) > sum(map(len, rows[False]))
 
 
 def test_a_face_centre_symbol_lies_in_its_middle_whichever_way_it_lies(models_script):
@@ -134,7 +157,7 @@ def test_close_scenes_show_one_card_larger_than_the_frame_its_face_the_part_in_v
     dataset_folders(tmp_path)
     seeds = range(640_000, 640_012)
     for seed in seeds:
-        fd._write_scene((seed, tmp_path, "train", 0.0, (), 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False))
+        write_scene(fd, seed, tmp_path, "train", close=1.0)
     cut = 0
     for seed in seeds:
         text = (tmp_path / "labels" / "train" / f"s{seed:08d}.txt").read_text()
@@ -164,7 +187,7 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
     for lit, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / "lit")):
         dataset_folders(folder)
         for seed in range(640_000, 640_004):
-            fd._write_scene((seed, folder, "val", 0.0, (), 0.0, 0.0, 0.0, lit, 0.0, 0.0, 0.0, 0.0, 0.0, False, False))
+            write_scene(fd, seed, folder, lamp=lit)
     cuts = []
     for seed in range(640_000, 640_004):
         name = f"s{seed:08d}"
@@ -177,18 +200,12 @@ def test_lamp_scenes_are_the_same_scenes_under_a_strong_cast(models_script, tmp_
     assert max(cuts) < 0.99 and min(cuts) < 0.8
 
 
-# `_write_scene`'s options after seed, folder and split: the camera's lean, kinds, then each share
-OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints", "loose",
-           "hand_class", "centres")
-
-
 def written(fd, folder, seeds, **options) -> list[str]:
     """The label files' text of the validation scenes of `seeds` written into `folder` with
     `options` (by `OPTIONS`' names; the rest 0, any kind)."""
     dataset_folders(folder)
-    values = {name: 0.0 for name in OPTIONS} | {"kinds": ()} | options
     for seed in seeds:
-        fd._write_scene((seed, folder, "val") + tuple(values[name] for name in OPTIONS))
+        write_scene(fd, seed, folder, **options)
     return [(folder / "labels" / "val" / f"s{seed:08d}.txt").read_text() for seed in seeds]
 
 
@@ -198,9 +215,8 @@ def test_a_shares_scenes_are_the_same_labelled_scenes_drawn_otherwise(models_scr
     fd = models_script("finder_data")
     for share, folder in ((0.0, tmp_path / "plain"), (1.0, tmp_path / option)):
         dataset_folders(folder)
-        values = {name: 0.0 for name in OPTIONS} | {"kinds": ("pile",), option: share}
         for seed in range(640_000, 640_003):
-            fd._write_scene((seed, folder, "val") + tuple(values[name] for name in OPTIONS))
+            write_scene(fd, seed, folder, kinds=("pile",), **{option: share})
     for seed in range(640_000, 640_003):
         name = f"s{seed:08d}"
         assert (tmp_path / "plain" / "labels" / "val" / f"{name}.txt").read_text() == \
@@ -225,7 +241,7 @@ def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(model
         folder = tmp_path / str(steep)
         dataset_folders(folder)
         for seed in seeds:
-            fd._write_scene((seed, folder, "val", 0.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, steep, 0.0, 0.0, False, False))
+            write_scene(fd, seed, folder, kinds=("pile",), steep=steep)
         written[steep] = [(folder / "images" / "val" / f"s{seed:08d}.jpg").read_bytes() for seed in seeds]
     assert all(a != b for a, b in zip(written[0.0], written[1.0]))         # every one leans at 1.0
     half = [b == written[1.0][k] for k, b in enumerate(written[0.5])]

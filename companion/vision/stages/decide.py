@@ -2,9 +2,9 @@
 
 A face is named by its own reading and by the symbols found on it (its corner indices and centre
 symbol), together (an index on a face may also be a card's beneath it, showing at the face's edge:
-`stray`); a symbol found on no such face is a covered card, named by it alone. Where no face is read surely, the surest
-face read below the bar is the top card's candidate, unsure: the host is asked about it (a card
-that landed is never taken for an empty pile because it reads unsure)."""
+`stray`); a symbol found on no such face is a covered card, named by it alone. Where no face is
+read surely, the surest face read below the bar is the top card's candidate, unsure: the host is
+asked about it (a card that landed is never taken for an empty pile because it reads unsure)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
