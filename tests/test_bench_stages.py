@@ -44,3 +44,13 @@ def test_a_condition_that_moves_the_pixels_moves_the_labels_with_them(tmp_path, 
     assert np.allclose(labels[0][1], [150, 100])
     # no condition moves the labels unless it moves the pixels; a leaning camera's cannot be followed
     assert set(bc.MOVES) < set(bc.CONDITIONS) and not any(n.startswith(bc.FOLLOWS_NOT) for n in bc.MOVES)
+
+
+def test_a_label_two_found_boxes_hold_is_the_nearer_ones(models_script):
+    bs = models_script("bench_stages")
+    labels = [("7", np.float32([20, 20])), ("2", np.float32([300, 300]))]
+    corner = (10, 10, 30, 30)              # the card's corner index, round its label
+    centre = (0, 0, 160, 160)              # a neighbour's centre symbol, turned: a big box reaching over it
+    assert bs.holder(centre, labels) == 0                   # each alone holds the label
+    assert bs.owned([centre, corner], labels) == [None, 0]  # together the corner index keeps it
+    assert bs.owned([corner, (290, 290, 310, 310), (400, 0, 420, 20)], labels) == [0, 1, None]

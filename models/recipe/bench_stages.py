@@ -6,9 +6,10 @@ Each Roboflow photo labels the corner index of every card in it (symbol only). A
 itself shows here, before the decide stage that joins them can hide it:
 
 - **find**: the finder's corner indices. A labelled card is found where a found index's box holds
-  its labelled index's centre. `find_recall`: labelled cards found; `indices_unlabelled`: found
-  indices that hold no labelled one (a false index, or the front card's other corner, which the
-  labels leave out); `faces`: the uncovered faces found;
+  its labelled index's centre (a label two found boxes hold is the nearer's). `find_recall`:
+  labelled cards found; `indices_unlabelled`: found indices that hold no labelled one of their own
+  (a false index, the front card's other corner or a card's centre symbol, which the labels leave
+  out); `faces`: the uncovered faces found;
 - **fit**: where the model folder has a fitter, the faces' outlines drawn again (only timed here);
 - **read**: the read stage as the recogniser runs it (`stages.read.Reader`), against the label:
   `read_indices`, the symbol classifier on each found index that holds a labelled one;
@@ -129,7 +130,7 @@ def measure(photos: list[Path], rec: Recognizer, condition=None, seed: int = 0) 
         labelled += len(labels)
         n_indices += len(got.indices)
         faces_n += len(got.faces)
-        owners = [holder(r.part.box, labels) for r in readings.indices]
+        owners = owned([r.part.box for r in readings.indices], labels)
         found += len({i for i in owners if i is not None})
         unlabelled += sum(i is None for i in owners)
         pairs = [("index", r, i) for r, i in zip(readings.indices, owners) if i is not None]
@@ -151,6 +152,22 @@ def measure(photos: list[Path], rec: Recognizer, condition=None, seed: int = 0) 
             "find_ms": round(1000 * statistics.median(t_find), 1) if t_find else None,
             "fit_ms": round(1000 * statistics.median(t_fit), 2) if t_fit else None,
             "read_ms": round(1000 * statistics.median(t_read), 1) if t_read else None}
+
+
+def owned(boxes: list, labels: list) -> list:
+    """The label each found index's box holds (`holder`), a label held by one box only: the box
+    whose middle is nearest it (a card's centre symbol, found as an index, is a big box that may
+    also hold the corner index of the card beside it, which the labels name; the labels leave
+    centre symbols out). None for a box that holds no label of its own."""
+    owners = [holder(b, labels) for b in boxes]
+    mid = lambda b: ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)      # noqa: E731
+    for i in set(owners) - {None}:
+        held = [k for k, o in enumerate(owners) if o == i]
+        keep = min(held, key=lambda k: float(np.hypot(*(np.float32(mid(boxes[k])) - labels[i][1]))))
+        for k in held:
+            if k != keep:
+                owners[k] = None
+    return owners
 
 
 def holder(box, labels: list) -> int | None:
