@@ -18,7 +18,7 @@ def dataset_folders(folder):
 
 # `_write_scene`'s options after seed, folder and split: the camera's lean, kinds, then each share
 OPTIONS = ("tilt", "kinds", "hands", "squash", "close", "lamp", "small", "sunburst", "steep", "prints", "loose",
-           "hand_class", "centres")
+           "wilds", "hand_class", "centres")
 
 
 def write_scene(fd, seed, folder, split="val", **options):
@@ -247,3 +247,16 @@ def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(model
     half = [b == written[1.0][k] for k, b in enumerate(written[0.5])]
     assert 0 < sum(half) < len(seeds)                                      # some at 0.5 ...
     assert all(b == written[0.0][k] for k, b in enumerate(written[0.5]) if not half[k])   # the others as before
+
+
+def test_wilds_draw_half_the_cards_as_wilds_and_leave_other_scenes_as_they_were(models_script):
+    fd = models_script("finder_data")
+    plain = [fd.finder_scene(seed, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)[0] for seed in range(880_000, 880_012)]
+    again = [fd.finder_scene(seed, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wilds=0.0)[0]
+             for seed in range(880_000, 880_012)]
+    wild = [fd.finder_scene(seed, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wilds=1.0)[0]
+            for seed in range(880_000, 880_012)]
+    assert plain == again
+    share = lambda scenes: np.mean([c.symbol in fd.WILD_SYMBOLS for sc in scenes for c in sc.present])  # noqa: E731
+    assert share(plain) < 0.2 < 0.35 < share(wild) < 0.7
+    assert set(fd.WILD_SYMBOLS) >= {"wild", "wild_draw_four", "wild_seinfeld"} and "draw_two" not in fd.WILD_SYMBOLS

@@ -24,7 +24,7 @@ outlines), the top card of a pile by its uncovered face. Class ids are `FINDER_C
   cards, the camera leaning up to `--tilt` degrees (`--steep` of them up to `STEEP`), `--squash` of them stretched one way,
   `--close` of them one card held close to the lens (larger than the frame, cut by its edges: the
   part in view is its face's box), `--small` of them small cards (a camera far away), `--lamp` of them under a strong lamp (`camera_look.lamp`: a
-  tungsten bulb's orange to a shade's blue), `--prints` of them on a printed tablecloth (`tables.printed_cloth`), `--loose` of the piles with their cards further apart (`make_scene(loose=...)`). An index is labelled by its upright box; the
+  tungsten bulb's orange to a shade's blue), `--prints` of them on a printed tablecloth (`tables.printed_cloth`), `--loose` of the piles with their cards further apart (`make_scene(loose=...)`), `--wilds` of them with half their cards wilds (a black card on top of a pile, which a deck's share of wilds seldom shows the finder). An index is labelled by its upright box; the
   training's turns make turned boxes of it.
 - **Roboflow training photos** (linked, not copied, but for the `--lamp` share of them, written
   under a drawn lamp; the validation split stays for measuring):
@@ -47,7 +47,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from companion.vision.camera_look import lamp  # noqa: E402
-from companion.vision.classes import FINDER_CLASSES, HAND as HAND_CLASS  # noqa: E402
+from companion.vision.classes import FINDER_CLASSES, HAND as HAND_CLASS, SYMBOLS  # noqa: E402
 from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
                                       squashed)
 from companion.vision.stages import Found, Index, warp  # noqa: E402
@@ -99,9 +99,12 @@ CLOSE_HEIGHTS = (0.9, 2.2)
 SMALL_HEIGHTS = (0.05, 0.18)
 # a steep camera (`--steep`): a phone or webcam at the table's edge leans up to this many degrees
 STEEP = 60.0
+# `--wilds`: the symbols favoured, every wild (a black face, the kind a finder taught on a deck's
+# proportions, a wild in thirteen cards, rarely sees on top)
+WILD_SYMBOLS = tuple(s for s in SYMBOLS if s.startswith("wild"))
 
 
-def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints=0.0, loose=0.0):
+def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints=0.0, loose=0.0, wilds=0.0):
     """The training scene of `seed` (the options as `main`'s), and its image (under a drawn lamp
     for `lit` of the seeds): the finder's and the fitter's (`fitter_data.py`) alike."""
     kind = kinds[seed % len(kinds)] if kinds else None
@@ -111,14 +114,16 @@ def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, pri
     light = np.random.default_rng([seed, 13])                      # so is the lamp's
     small = not near and np.random.default_rng([seed, 17]).random() < far      # and the distance's
     heights = CLOSE_HEIGHTS if near else SMALL_HEIGHTS if small else None
+    favour = WILD_SYMBOLS if np.random.default_rng([seed, 29]).random() < wilds else ()     # its own stream too
     sc = make_scene(seed, size=_scene_size(seed), tilt=tilt, kind="single" if near else kind, hands=hands,
-                    cut_labels=True, sunburst=sunburst, prints=prints, loose=loose, **({"heights": heights} if heights else {}))
+                    cut_labels=True, sunburst=sunburst, prints=prints, loose=loose, favour=favour,
+                    **({"heights": heights} if heights else {}))
     return sc, (lamp(sc.image, light) if light.random() < lit else sc.image)
 
 
 def _write_scene(args):
-    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints, loose, hand_class, centres = args
-    sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints, loose)
+    seed, out, split, tilt, kinds, hands, squash, close, lit, far, sunburst, steep, prints, loose, wilds, hand_class, centres = args
+    sc, image = finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints, loose, wilds)
     h, w = image.shape[:2]
     name = f"s{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), squashed(image, seed, squash if split == "train" else 0.0),
@@ -234,6 +239,9 @@ def main(argv=None) -> int:
     ap.add_argument("--loose", type=float, default=0.0,
                     help="the share of piles whose cards lie further apart (cards beneath the top one that show "
                          "most of themselves, labelled covered)")
+    ap.add_argument("--wilds", type=float, default=0.0,
+                    help="the share of scenes whose cards are half of them wilds, every kind (a black card on top "
+                         "of a pile covers the cards beneath it as any card does)")
     ap.add_argument("--hand-class", action="store_true",
                     help=f"label every hand in view as a third class, {HAND_CLASS!r} (train from grow-classes' weights)")
     ap.add_argument("--centres", action="store_true",
@@ -249,7 +257,7 @@ def main(argv=None) -> int:
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     extra = (a.tilt, _check_kinds(tuple(a.kinds)), a.hands, a.squash, a.close, a.lamp, a.small, a.sunburst, a.steep,
-             a.prints, a.loose, a.hand_class, a.centres)
+             a.prints, a.loose, a.wilds, a.hand_class, a.centres)
     jobs = [(a.first_seed + i, out, "train") + extra for i in range(a.count)]
     jobs += [(SEEDS["val"] + i, out, "val") + extra for i in range(a.val)]
     for k, _ in enumerate(_run(_write_scene, jobs, a.procs)):

@@ -64,6 +64,9 @@ def main(argv=None) -> int:
     ap.add_argument("--freeze", type=int, default=0, metavar="N",
                     help="train only the layers from the Nth on (23: the oriented-box head alone; a class "
                          "added by grow-classes learnt on the features the others were found with)")
+    ap.add_argument("--scale", type=float, default=0.5,
+                    help="each training image scaled by a factor drawn from 1 - SCALE to 1 + SCALE (0.5: a small "
+                         "card halved, too few pixels to find)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                     help="CPU threads to train on (default: every core)")
     a = ap.parse_args(argv)
@@ -82,7 +85,7 @@ def main(argv=None) -> int:
         project=os.path.abspath(a.project), name=a.name, exist_ok=True, resume=a.resume,
         # from a .pt: start from its weights (pretrained=False would silently start from scratch)
         pretrained=a.model.endswith(".pt") or bool(a.transfer), amp=False, plots=False, fraction=a.fraction,
-        fliplr=0.0, flipud=0.0, degrees=180.0, perspective=0.0005, scale=0.5, translate=0.1,
+        fliplr=0.0, flipud=0.0, degrees=180.0, perspective=0.0005, scale=a.scale, translate=0.1,
         mosaic=1.0, close_mosaic=a.close_mosaic, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4,
         save_period=1, patience=100, cos_lr=False, val=True, **{"warmup_epochs": 1.0, **tune},
         **({"freeze": a.freeze} if a.freeze else {}),
