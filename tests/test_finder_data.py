@@ -251,12 +251,12 @@ def test_steep_scenes_are_the_same_scenes_seen_by_a_camera_leaning_further(model
 
 def test_wilds_draw_half_the_cards_as_wilds_and_leave_other_scenes_as_they_were(models_script):
     fd = models_script("finder_data")
-    plain = [fd.finder_scene(seed, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)[0] for seed in range(880_000, 880_012)]
-    again = [fd.finder_scene(seed, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wilds=0.0)[0]
-             for seed in range(880_000, 880_012)]
-    wild = [fd.finder_scene(seed, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wilds=1.0)[0]
-            for seed in range(880_000, 880_012)]
-    assert plain == again
-    share = lambda scenes: np.mean([c.symbol in fd.WILD_SYMBOLS for sc in scenes for c in sc.present])  # noqa: E731
-    assert share(plain) < 0.2 < 0.35 < share(wild) < 0.7
+    seeds = range(880_000, 880_016)
+    scenes = {w: [fd.finder_scene(s, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wilds=w)[0] for s in seeds]
+              for w in (0.0, 0.5, 1.0)}
+    share = lambda some: np.mean([c.symbol in fd.WILD_SYMBOLS for sc in some for c in sc.present])  # noqa: E731
+    assert share(scenes[0.0]) < 0.2 < 0.35 < share(scenes[1.0]) < 0.7
+    half = [sc == scenes[1.0][k] for k, sc in enumerate(scenes[0.5])]
+    assert 0 < sum(half) < len(seeds)                                          # some drawn with wilds at 0.5 ...
+    assert all(sc == scenes[0.0][k] for k, sc in enumerate(scenes[0.5]) if not half[k])   # the others as before
     assert set(fd.WILD_SYMBOLS) >= {"wild", "wild_draw_four", "wild_seinfeld"} and "draw_two" not in fd.WILD_SYMBOLS

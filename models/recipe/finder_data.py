@@ -51,6 +51,7 @@ from companion.vision.classes import FINDER_CLASSES, HAND as HAND_CLASS, SYMBOLS
 from companion.vision.dataset import (SEEDS, _check_kinds, _run, _scene_size, labelled_outlines, read_labels,  # noqa: E402
                                       squashed)
 from companion.vision.stages import Found, Index, warp  # noqa: E402
+from companion.vision.stages.read import WILDS  # noqa: E402
 from companion.vision.synth import ALL_KINDS, make_scene  # noqa: E402
 
 CARD, INDEX = FINDER_CLASSES.index("card"), FINDER_CLASSES.index("index")
@@ -99,9 +100,9 @@ CLOSE_HEIGHTS = (0.9, 2.2)
 SMALL_HEIGHTS = (0.05, 0.18)
 # a steep camera (`--steep`): a phone or webcam at the table's edge leans up to this many degrees
 STEEP = 60.0
-# `--wilds`: the symbols favoured, every wild (a black face, the kind a finder taught on a deck's
-# proportions, a wild in thirteen cards, rarely sees on top)
-WILD_SYMBOLS = tuple(s for s in SYMBOLS if s.startswith("wild"))
+# `--wilds`: the symbols favoured, every wild (a black face, which a finder taught on a deck's
+# proportions, a wild in thirteen cards, rarely sees on top), in the classes' order
+WILD_SYMBOLS = tuple(s for s in SYMBOLS if s in WILDS)
 
 
 def finder_scene(seed, tilt, kinds, hands, close, lit, far, sunburst, steep, prints=0.0, loose=0.0, wilds=0.0):
