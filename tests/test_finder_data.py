@@ -254,7 +254,9 @@ def test_wilds_draw_half_the_cards_as_wilds_and_leave_other_scenes_as_they_were(
     seeds = range(880_000, 880_016)
     scenes = {w: [fd.finder_scene(s, 30.0, ("pile",), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wilds=w)[0] for s in seeds]
               for w in (0.0, 0.5, 1.0)}
-    share = lambda some: np.mean([c.symbol in fd.WILD_SYMBOLS for sc in some for c in sc.present])  # noqa: E731
+
+    def share(some):                                                           # of the cards in view, the wilds
+        return np.mean([c.symbol in fd.WILD_SYMBOLS for sc in some for c in sc.present])
     assert share(scenes[0.0]) < 0.2 < 0.35 < share(scenes[1.0]) < 0.7
     half = [sc == scenes[1.0][k] for k, sc in enumerate(scenes[0.5])]
     assert 0 < sum(half) < len(seeds)                                          # some drawn with wilds at 0.5 ...
