@@ -1,6 +1,8 @@
-"""`companion calibrate`: check the camera's framing, exposure and focus, and that the recogniser
-names each of the deck's colours right under this room's light (a card of each colour shown in
-turn, or photos of them).
+"""`companion calibrate`: check the camera's framing, exposure and focus, the size of a card on
+the pile (the recogniser reads cards 18-75% of what it looks at best: smaller ones are read from
+too few pixels, `models/README.md`'s small cards; a pile area round a small pile is suggested),
+and that the recogniser names each of the deck's colours right under this room's light (a card
+of each colour shown in turn, or photos of them).
 
 The checks are plain functions on a frame, so they can be tried on a photo::
 
@@ -10,6 +12,8 @@ The checks are plain functions on a frame, so they can be tried on a photo::
     0.0
     >>> [c.ok for c in check_frame(flat, (200, 120, 440, 360))]
     [True, False]
+    >>> suggest_roi((300, 200, 330, 240), (640, 480))      # a card 40 px tall in a 480 px frame
+    (208, 140, 421, 300)
 """
 from __future__ import annotations
 
@@ -29,6 +33,8 @@ log = logging.getLogger("companion.calibrate")
 
 SHARP = 120.0        # variance of the Laplacian on the pile area: above this the cards are sharp
 SOFT = 40.0
+SMALL, LARGE = 0.18, 0.75   # a card's height as a share of the area read: below, read less well; above, cut
+ROOM = 4.0           # a suggested pile area is this many card heights tall (room for a spread pile)
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,55 @@ def check_color(recognizer, image: np.ndarray, color: str, roi=None) -> Check:
     return Check(color, True, f"read as {got}")
 
 
+def suggest_roi(box, frame: tuple[int, int]) -> tuple[int, int, int, int]:
+    """A pile area (x1, y1, x2, y2) round a card's `box`, `ROOM` card heights tall, as wide as
+    the frame's shape allows, inside the `frame` (width, height)."""
+    fw, fh = frame
+    x1, y1, x2, y2 = box
+    h = min(fh, max(32, round(max(x2 - x1, y2 - y1) * ROOM)))
+    w = min(fw, max(32, round(h * fw / fh)))
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    ax = int(np.clip(round(cx - w / 2), 0, fw - w))
+    ay = int(np.clip(round(cy - h / 2), 0, fh - h))
+    return ax, ay, ax + w, ay + h
+
+
+def check_card_size(recognition, frame: tuple[int, int], roi=None) -> Check:
+    """Whether the card on the pile (the top card, or the largest one seen) is a size the
+    recogniser reads well, against the area it reads (`roi`, or the whole `frame` (width,
+    height)); a message a person can act on, with a pile area to set where cards are small."""
+    found = recognition.top or recognition.unsure or max(
+        recognition.cards, key=lambda c: max(c.box[2] - c.box[0], c.box[3] - c.box[1]), default=None)
+    if found is None:
+        return Check("card size", False, "no card read: lay one number card on the pile, hand away")
+    x1, y1, x2, y2 = found.box
+    tall = max(x2 - x1, y2 - y1)
+    area = (roi[3] - roi[1]) if roi else frame[1]
+    share = tall / area
+    where = "the pile area's" if roi else "the frame's"
+    if share < SMALL:
+        r = suggest_roi(found.box, frame)
+        return Check("card size", False, f"small: a card is {tall:.0f} px, {share:.0%} of {where} height "
+                                         f"(reads best from {SMALL:.0%}): lower the camera, or set under [pile] "
+                                         f"roi = [{r[0]}, {r[1]}, {r[2]}, {r[3]}] (round this card; "
+                                         "check the whole pile fits in it)")
+    if share > LARGE:
+        fix = "widen pile.roi or raise the camera" if roi else "raise the camera"
+        return Check("card size", False, f"large: a card is {share:.0%} of {where} height "
+                                         f"(reads best up to {LARGE:.0%}): {fix}")
+    return Check("card size", True, f"good: a card is {tall:.0f} px, {share:.0%} of {where} height")
+
+
+def load_recognizer(cfg):
+    """The table's recogniser, or None (with the reason logged) where it cannot be loaded."""
+    from companion.vision import Recognizer
+    try:
+        return Recognizer(deck=cfg.table.deck, model_dir=cfg.camera.model or None)
+    except Exception as exc:        # no model file, or no vision in this build
+        log.error("no card recogniser: %s", exc)
+        return None
+
+
 def grab(source, n: int = 10) -> np.ndarray:
     """The last of ``n`` frames (the first ones let exposure settle)."""
     frame = None
@@ -125,12 +180,19 @@ def main(args: argparse.Namespace) -> int:
             log.error("%s", exc)
             return 1
     ok = True
+    recognizer = None
     try:
         if source is not None:
             frame = grab(source, args.frames)
             h, w = frame.shape[:2]
             print(f"camera: {w}x{h}; pile area {roi or 'the whole frame'}")
-            for c in check_frame(frame, roi):
+            checks = check_frame(frame, roi)
+            recognizer = load_recognizer(cfg)
+            if recognizer is not None:
+                checks.append(check_card_size(recognizer.recognize(frame, roi=roi), (w, h), roi))
+            else:
+                print("  --  card size: not checked (no recogniser)")
+            for c in checks:
                 ok &= c.ok
                 print(f"  {'ok ' if c.ok else 'FIX'} {c.name}: {c.message}")
             shot = frame.copy()
@@ -139,11 +201,8 @@ def main(args: argparse.Namespace) -> int:
             cv2.imwrite(args.snapshot, shot)
             print(f"  snapshot with the pile area: {args.snapshot} (the whole pile should sit inside the box)")
         if args.colors or args.from_dir:
-            from companion.vision import Recognizer
-            try:
-                recognizer = Recognizer(deck=cfg.table.deck, model_dir=cfg.camera.model or None)
-            except Exception as exc:        # no model file, or no vision in this build
-                log.error("no card recogniser: %s", exc)
+            recognizer = recognizer or load_recognizer(cfg)
+            if recognizer is None:
                 return 1
             print(f"colours of the {cfg.table.deck} deck:")
             for color in colors:

@@ -285,16 +285,16 @@ def test_calibrate_checks_framing_and_that_each_colour_reads_right(tmp_path, cap
     frames, photos = tmp_path / "frames", tmp_path / "photos"
     frames.mkdir(), photos.mkdir()
     for i in range(3):
-        cv2.imwrite(str(frames / f"{i}.png"), card_frame("green 2"))
+        cv2.imwrite(str(frames / f"{i}.png"), on_table(Card("green", "2"), Style(), 120))
     for c in ["red", "yellow", "green", "blue"]:
         cv2.imwrite(str(photos / f"{c}.png"), on_table(Card(c, "9"), Style(), 200))
     cfg = tmp_path / "t.toml"
     cfg.write_text(f"[camera]\nsource = 'replay'\npath = '{frames}'\n\n[pile]\nroi = [200, 120, 440, 360]\n")
     args = argparse.Namespace(config=str(cfg), snapshot=str(tmp_path / "shot.jpg"), colors=False,
                               from_dir=None, frames=3)
-    assert calibrate(args) == 0                      # framing, exposure and focus from the camera
+    assert calibrate(args) == 0                      # framing, exposure, focus and a card's size from the camera
     out = capsys.readouterr().out
-    assert "focus: sharp" in out and (tmp_path / "shot.jpg").exists()
+    assert "focus: sharp" in out and "card size: good" in out and (tmp_path / "shot.jpg").exists()
     args.from_dir = str(photos)
     assert calibrate(args) == 0                      # each colour's card read in its colour
     out = capsys.readouterr().out
@@ -306,6 +306,54 @@ def test_calibrate_checks_framing_and_that_each_colour_reads_right(tmp_path, cap
     cv2.imwrite(str(photos / "blue.png"), card_frame(None))
     assert calibrate(args) == 1
     assert "FIX blue: no card read" in capsys.readouterr().out
+
+
+def test_card_size_check_names_small_and_large_cards_and_suggests_a_pile_area_the_config_takes():
+    from companion.calibrate import check_card_size, suggest_roi
+    from companion.vision.detection import Detection, Recognition
+
+    def seen(box, top=True):
+        d = Detection("red", "7", 0.9, box)
+        return Recognition([d], d if top else None, None if top else d)
+    good = check_card_size(seen((250, 150, 350, 310)), (640, 480))             # a third of the frame's height
+    assert good.ok and "33%" in good.message
+    small = check_card_size(seen((500, 400, 530, 445), top=False), (640, 480))   # unsure, 45 px: still measured
+    assert not small.ok and "9% of the frame's height" in small.message
+    roi = suggest_roi((500, 400, 530, 445), (640, 480))
+    assert f"roi = [{roi[0]}, {roi[1]}, {roi[2]}, {roi[3]}]" in small.message
+    cfg = parse_config(f"[pile]\nroi = [{roi[0]}, {roi[1]}, {roi[2]}, {roi[3]}]\n")     # the config takes it as printed
+    assert cfg.pile.roi == roi and roi[0] < 500 < 530 < roi[2] and roi[3] == 480   # round the card, in the frame
+    assert check_card_size(seen((500, 400, 530, 445)), (640, 480), roi).ok      # and the card reads well in it
+    assert suggest_roi((0, 0, 4, 4), (640, 480)) == (0, 0, 43, 32)             # never under the config's 32 px
+    large = check_card_size(seen((0, 0, 300, 470)), (640, 480))
+    assert not large.ok and "raise the camera" in large.message
+    assert "widen pile.roi" in check_card_size(seen((0, 0, 300, 470)), (640, 480), (0, 0, 640, 400)).message
+    empty = check_card_size(Recognition(), (640, 480))
+    assert not empty.ok and "no card read" in empty.message
+
+
+@needs_model
+def test_calibrate_finds_cards_too_small_and_the_pile_area_it_suggests_reads_them_well(tmp_path, capsys):
+    import re
+
+    import cv2
+    from companion.calibrate import main as calibrate
+    from companion.vision.render import Style
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i in range(3):      # a camera far above the table: a card 60 px tall of 480
+        cv2.imwrite(str(frames / f"{i}.png"), on_table(Card("blue", "5"), Style(), 60, centre=(420, 300)))
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f"[camera]\nsource = 'replay'\npath = '{frames}'\n")
+    args = argparse.Namespace(config=str(cfg), snapshot=str(tmp_path / "shot.jpg"), colors=False,
+                              from_dir=None, frames=3)
+    assert calibrate(args) == 1
+    out = capsys.readouterr().out
+    assert "FIX card size: small" in out, out
+    roi = re.search(r"roi = \[[0-9, ]+\]", out).group(0)
+    cfg.write_text(cfg.read_text() + f"\n[pile]\n{roi}\n")
+    assert calibrate(args) == 0, capsys.readouterr().out        # set as suggested: the card reads well
+    assert "ok  card size: good" in capsys.readouterr().out
 
 
 def test_hand_scan_answers_a_challenge(rig):
@@ -329,7 +377,7 @@ def test_frames_to_referee_end_to_end():
     src = SimulatedSource()
     watcher = CardWatcher(src, MotionGate(FakeRecognizer(), roi=PILE_ROI, settle=0.4))
     comp = Companion(table, queue.Queue(), watcher=watcher)
-    script, prev, t = [], None, 0.0
+    script, prev = [], None
     for k, name in enumerate(["yellow 4", "yellow 9", "red 9", "red 2"]):
         script += [card_frame(prev, hand=(60 + 50 * i, 400 - 30 * i)) for i in range(6)]
         script += [card_frame(name, under=(prev,) if prev else (), offset=(5 * k, -4 * k))] * 12
