@@ -140,7 +140,7 @@ def _skip(s: State, i: int, card: Card) -> list[Step]:
 @card_effect("reverse")
 def _reverse(s: State, i: int, card: Card) -> list[Step]:
     if s.two_players() and s.rules.two_player_reverse == "skip":
-        s.say("reversed", f"Reverse acts as a Skip with two players", direction=direction_name(s))
+        s.say("reversed", "Reverse acts as a Skip with two players", direction=direction_name(s))
         return [Step("advance", i, data={"skip": 1})]
     s.direction = -s.direction
     s.say("reversed", f"Play now goes {direction_name(s)}", direction=direction_name(s))
