@@ -90,12 +90,17 @@ def check_color(recognizer, image: np.ndarray, color: str, roi=None) -> Check:
     return Check(color, True, f"read as {got}")
 
 
+def _tall(box) -> float:
+    """A card's height in pixels: its box's longer side (a turned card's a little more)."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
 def suggest_roi(box, frame: tuple[int, int]) -> tuple[int, int, int, int]:
     """A pile area (x1, y1, x2, y2) round a card's `box`, `ROOM` card heights tall, as wide as
     the frame's shape allows, inside the `frame` (width, height)."""
     fw, fh = frame
     x1, y1, x2, y2 = box
-    h = min(fh, max(32, round(max(x2 - x1, y2 - y1) * ROOM)))
+    h = min(fh, max(32, round(_tall(box) * ROOM)))
     w = min(fw, max(32, round(h * fw / fh)))
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     ax = int(np.clip(round(cx - w / 2), 0, fw - w))
@@ -107,12 +112,10 @@ def check_card_size(recognition, frame: tuple[int, int], roi=None) -> Check:
     """Whether the card on the pile (the top card, or the largest one seen) is a size the
     recogniser reads well, against the area it reads (`roi`, or the whole `frame` (width,
     height)); a message a person can act on, with a pile area to set where cards are small."""
-    found = recognition.top or recognition.unsure or max(
-        recognition.cards, key=lambda c: max(c.box[2] - c.box[0], c.box[3] - c.box[1]), default=None)
+    found = recognition.top or recognition.unsure or max(recognition.cards, key=lambda c: _tall(c.box), default=None)
     if found is None:
         return Check("card size", False, "no card read: lay one number card on the pile, hand away")
-    x1, y1, x2, y2 = found.box
-    tall = max(x2 - x1, y2 - y1)
+    tall = _tall(found.box)
     area = (roi[3] - roi[1]) if roi else frame[1]
     share = tall / area
     where = "the pile area's" if roi else "the frame's"
